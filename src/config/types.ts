@@ -1,0 +1,66 @@
+/**
+ * The resolved configuration: what the rest of the program consumes after the file
+ * has been found, validated, expanded and overridden by the environment and flags.
+ */
+
+export type ToolMode = 'auto' | 'native' | 'json';
+
+export interface OllamaSettings {
+  /** Normalised base URL, e.g. `http://127.0.0.1:11434` (no trailing slash). */
+  baseUrl: string;
+  model: string;
+  /** Per-request timeout for model calls, in milliseconds. */
+  timeoutMs: number;
+  numCtx: number;
+  toolMode: ToolMode;
+  /** Extra model options passed through to Ollama (`temperature`, `seed`, …). */
+  options: Record<string, unknown>;
+}
+
+interface ServerCommon {
+  name: string;
+  description?: string;
+  /** Per-call timeout in milliseconds. */
+  timeoutMs: number;
+  /** Tools that never ask for approval. */
+  alwaysAllow: string[];
+}
+
+export interface StdioServerConfig extends ServerCommon {
+  kind: 'stdio';
+  /** Command, resolved against `cwd` when it is a relative path. */
+  command: string;
+  args: string[];
+  /** Only the entry's own variables; the host adds the SDK's minimal default set. */
+  env: Record<string, string>;
+  /** Absolute working directory of the child. */
+  cwd: string;
+}
+
+export interface RemoteServerConfig extends ServerCommon {
+  kind: 'remote';
+  /** `auto`: Streamable HTTP, falling back to SSE; `http` or `sse` pin one. */
+  transport: 'auto' | 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+  /** Absolute path of an extra CA certificate (PEM) to trust for this server. */
+  ca?: string;
+}
+
+export type ServerConfig = StdioServerConfig | RemoteServerConfig;
+
+/** A configured server that will not be started, and why (shown to the user). */
+export interface DisabledServer {
+  name: string;
+  reason: string;
+}
+
+export interface AppConfig {
+  /** Absolute path of the file that was loaded. */
+  source: string;
+  ollama: OllamaSettings;
+  servers: ServerConfig[];
+  disabled: DisabledServer[];
+  history: { maxMessages: number };
+  logging: { level: string; file: string };
+}

@@ -1,0 +1,64 @@
+/**
+ * Logging: pino JSON to a file, never to stdout (Ink owns the terminal, and a stdio
+ * MCP server's stdout is its protocol channel). Secrets are redacted twice: by key
+ * (`authorization`, `token`, …) and by shape inside any logged string.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+const REDACTED = '[REDACTED]';
+
+// Security: keys whose values are credentials wherever they appear in a log object.
+const SECRET_KEYS = ['authorization', 'Authorization', 'token', 'GITHUB_TOKEN', 'apiKey', 'password', 'cookie'];
+const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+
+// Security: credential shapes that can hide inside free text (a server's stderr, an error message).
+const SECRET_PATTERNS: RegExp[] = [
+  /\b(Bearer|Basic|token)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b/g,
+];
+
+export function redactSecrets(text: string): string {
+  return SECRET_PATTERNS.reduce(
+    (out, pattern) => out.replace(pattern, (match, scheme: string) =>
+      /^(Bearer|Basic|token)$/i.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED),
+    text,
+  );
+}
+
+export interface LogOptions {
+  level: string;
+  /** Log file path; `null` discards everything (tests, benchmarks). */
+  file: string | null;
+}
+
+export function createLogger(options: LogOptions): Logger {
+  if (options.file === null) return pino({ level: 'silent' });
+  fs.mkdirSync(path.dirname(options.file), { recursive: true });
+  return pino(
+    {
+      level: options.level,
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      hooks: {
+        // Strings passed as messages are scrubbed too: pino's `redact` only sees keys.
+        logMethod(args, method) {
+          const scrubbed = args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg) : arg));
+          method.apply(this, scrubbed as Parameters<typeof method>);
+        },
+      },
+      serializers: {
+        err(error: Error) {
+          const serialized = pino.stdSerializers.err(error);
+          return { ...serialized, message: redactSecrets(serialized.message), stack: redactSecrets(serialized.stack) };
+        },
+      },
+    },
+    // Synchronous writes: a crash mid-turn must still leave a complete, readable log.
+    pino.destination({ dest: options.file, sync: true, mkdir: true }),
+  );
+}
+
+export const silentLogger: Logger = pino({ level: 'silent' });
