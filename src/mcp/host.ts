@@ -1,0 +1,117 @@
+/**
+ * The MCP host: starts every configured server in parallel (one failing never stops
+ * the others), keeps the tool registry, and routes calls. `callTool` never throws:
+ * every failure becomes an error result the model can read.
+ */
+import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerConfig } from '../config/types.js';
+import type { JsonSchemaObject, ToolCall, ToolHost, ToolResult, ToolSpec } from '../chat/types.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import { toResultViews, sanitizeForDisplay } from './content.js';
+import { ManagedServer, type ServerStatus } from './managed-server.js';
+
+export type { ServerStatus } from './managed-server.js';
+
+export interface HostOptions {
+  log: Logger;
+  /** Called on every server state change (the REPL header listens). */
+  onStatus?: (status: ServerStatus) => void;
+  /** Cap on result text for the model; `mcp-chat call` lifts it to show results whole. */
+  maxResultChars?: number;
+}
+
+export class McpHost implements ToolHost {
+  private readonly servers: ManagedServer[];
+  private readonly maxResultChars: number | undefined;
+
+  constructor(configs: ServerConfig[], options: HostOptions) {
+    this.maxResultChars = options.maxResultChars;
+    const onChange = options.onStatus ?? ((): void => undefined);
+    this.servers = configs.map((config) => new ManagedServer(config, { log: options.log, onChange }));
+  }
+
+  /** Starts all servers in parallel and resolves when each is ready or has failed. */
+  async start(): Promise<void> {
+    await Promise.all(this.servers.map((server) => server.start()));
+  }
+
+  statuses(): ServerStatus[] {
+    return this.servers.map((server) => server.status());
+  }
+
+  listTools(): ToolSpec[] {
+    return this.servers.flatMap((server) =>
+      server.listTools().map((tool) => ({
+        server: server.name,
+        name: tool.name,
+        description: tool.description ?? '',
+        inputSchema: tool.inputSchema as JsonSchemaObject,
+        annotations: tool.annotations,
+      })),
+    );
+  }
+
+  /** True when a call must be approved by the user: not read-only and not in `alwaysAllow`. */
+  requiresApproval(call: ToolCall): boolean {
+    const server = this.findServer(call.server);
+    const spec = this.listTools().find((tool) => tool.server === server?.name && tool.name === call.tool);
+    if (!server || !spec) return false;
+    return spec.annotations?.readOnlyHint !== true && !server.config.alwaysAllow.includes(call.tool);
+  }
+
+  async callTool(call: ToolCall, signal?: AbortSignal): Promise<ToolResult> {
+    const began = performance.now();
+    const finish = (isError: boolean, text: string): ToolResult =>
+      errorOrText(isError, text, Math.round(performance.now() - began));
+    const server = this.findServer(call.server);
+    if (!server) {
+      const known = this.servers.map((s) => s.name).join(', ') || 'none';
+      return finish(true, `Unknown server "${call.server}". Available servers: ${known}.`);
+    }
+    const unavailable = await server.ensureReady();
+    if (unavailable) return finish(true, unavailable);
+    if (!server.listTools().some((tool) => tool.name === call.tool)) {
+      const known = server.listTools().map((tool) => tool.name).join(', ');
+      return finish(true, `Unknown tool "${call.tool}" on server "${server.name}". Its tools: ${known}.`);
+    }
+    try {
+      const result = await server.call(call.tool, call.arguments, signal);
+      const views = toResultViews(result, this.maxResultChars);
+      return { ...views, durationMs: Math.round(performance.now() - began) };
+    } catch (error) {
+      return finish(true, describeCallFailure(server, call, error, signal));
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.servers.map((server) => server.close()));
+  }
+
+  private findServer(name: string): ManagedServer | undefined {
+    const wanted = name.toLowerCase();
+    return this.servers.find((server) => server.name.toLowerCase() === wanted);
+  }
+}
+
+function errorOrText(isError: boolean, text: string, durationMs: number): ToolResult {
+  return { isError, forModel: text, forDisplay: sanitizeForDisplay(text), durationMs };
+}
+
+function describeCallFailure(server: ManagedServer, call: ToolCall, error: unknown, signal?: AbortSignal): string {
+  const name = `${server.name}.${call.tool}`;
+  if (signal?.aborted) return `${name} was cancelled by the user.`;
+  if (error instanceof McpError) {
+    switch (error.code) {
+      case ErrorCode.RequestTimeout:
+        return `${name} timed out after ${server.config.timeoutMs / 1000} s and was cancelled.`;
+      case ErrorCode.InvalidParams:
+        return `${name} rejected its arguments: ${error.message}`;
+      case ErrorCode.ConnectionClosed:
+        return `${name} failed: server "${server.name}" stopped during the call (${server.status().lastError ?? 'no details'}).`;
+      default:
+        return `${name} failed: ${error.message}`;
+    }
+  }
+  return `${name} failed: ${errorMessage(error)}`;
+}

@@ -1,0 +1,166 @@
+/**
+ * One configured server for the lifetime of the host: start, tool list, calls with a
+ * timeout, and bounded restarts. A server that dies is restarted on its next call;
+ * after MAX_CRASHES it is marked failed for the session and says why.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerConfig } from '../config/types.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import { connectServer, type Connection } from './connect.js';
+
+/** Crashes tolerated before a server is given up on: enough for a flaky start, not a crash loop. */
+const MAX_CRASHES = 3;
+/** Bound on the initialize handshake, so one stuck server cannot hold up start-up forever. */
+const START_TIMEOUT_MS = 30_000;
+
+export type ServerState = 'starting' | 'ready' | 'crashed' | 'failed' | 'closed';
+
+export interface ServerStatus {
+  name: string;
+  kind: ServerConfig['kind'];
+  state: ServerState;
+  toolCount: number;
+  /** Milliseconds from spawn to a usable tool list, for the last successful start. */
+  startMs?: number;
+  lastError?: string;
+  description?: string;
+}
+
+export interface ManagedServerDeps {
+  log: Logger;
+  onChange: (status: ServerStatus) => void;
+}
+
+export class ManagedServer {
+  private connection: Connection | undefined;
+  private starting: Promise<void> | undefined;
+  private tools: Tool[] = [];
+  private crashes = 0;
+  /** Increments on every start, so a late close event from an old session is ignored. */
+  private generation = 0;
+  private state: ServerState = 'starting';
+  private startMs: number | undefined;
+  private lastError: string | undefined;
+  private readonly log: Logger;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly deps: ManagedServerDeps,
+  ) {
+    this.log = deps.log.child({ server: config.name });
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  status(): ServerStatus {
+    return {
+      name: this.name,
+      kind: this.config.kind,
+      state: this.state,
+      toolCount: this.tools.length,
+      startMs: this.startMs,
+      lastError: this.lastError,
+      description: this.config.description,
+    };
+  }
+
+  listTools(): Tool[] {
+    return this.state === 'ready' || this.state === 'crashed' ? this.tools : [];
+  }
+
+  /** Starts (or restarts) the server; never throws: failures land in `status()`. */
+  start(): Promise<void> {
+    this.starting ??= this.connect().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async connect(): Promise<void> {
+    this.setState('starting');
+    const began = performance.now();
+    const generation = ++this.generation;
+    try {
+      const connection = await connectServer(this.config, {
+        log: this.log,
+        timeoutMs: Math.min(this.config.timeoutMs, START_TIMEOUT_MS),
+        onClosed: () => this.onUnexpectedClose(generation),
+      });
+      this.connection = connection;
+      this.tools = await listAllTools(connection);
+      this.startMs = Math.round(performance.now() - began);
+      this.lastError = undefined;
+      this.log.info({ tools: this.tools.length, startMs: this.startMs }, 'server ready');
+      this.setState('ready');
+    } catch (error) {
+      this.lastError = `failed to start (${this.describe()}): ${errorMessage(error)}`;
+      this.log.warn({ err: error }, 'server failed to start');
+      this.setState('failed');
+    }
+  }
+
+  private onUnexpectedClose(generation: number): void {
+    const connection = this.connection;
+    if (generation !== this.generation || !connection || this.state === 'closed') return;
+    this.connection = undefined;
+    this.crashes += 1;
+    const tail = connection.stderrTail();
+    this.lastError = `exited unexpectedly${tail ? `; last output:\n${tail}` : ''}`;
+    this.log.warn({ crashes: this.crashes }, 'server exited unexpectedly');
+    this.setState(this.crashes >= MAX_CRASHES ? 'failed' : 'crashed');
+  }
+
+  /** Makes the server usable for a call, restarting it after a crash; returns why it cannot be. */
+  async ensureReady(): Promise<string | undefined> {
+    if (this.state === 'crashed') await this.start();
+    else if (this.state === 'starting') await this.starting;
+    if (this.state === 'ready' && this.connection) return undefined;
+    if (this.state === 'failed' && this.crashes >= MAX_CRASHES) {
+      return `server "${this.name}" crashed ${this.crashes} times and is disabled for this session (${this.lastError ?? 'no details'})`;
+    }
+    return `server "${this.name}" is not available: ${this.lastError ?? this.state}`;
+  }
+
+  /** Calls a tool; throws on transport errors, timeouts and cancellation (the host turns those into results). */
+  async call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    const connection = this.connection;
+    if (!connection) throw new Error(`server "${this.name}" is not connected`);
+    // The SDK sends notifications/cancelled to the server on both timeout and abort.
+    const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {
+      signal,
+      timeout: this.config.timeoutMs,
+    });
+    return result as CallToolResult;
+  }
+
+  describe(): string {
+    return this.config.kind === 'stdio' ? [this.config.command, ...this.config.args].join(' ') : this.config.url;
+  }
+
+  async close(): Promise<void> {
+    this.setState('closed');
+    const connection = this.connection;
+    this.connection = undefined;
+    await connection?.client.close().catch((error: unknown) => this.log.warn({ err: error }, 'close failed'));
+  }
+
+  private setState(state: ServerState): void {
+    if (this.state === 'closed') return;
+    this.state = state;
+    this.deps.onChange(this.status());
+  }
+}
+
+async function listAllTools(connection: Connection): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await connection.client.listTools(cursor ? { cursor } : undefined);
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}

@@ -1,0 +1,41 @@
+/**
+ * Server entries for host tests, built directly (not through the config loader) so a
+ * host test fails only for the host's own reasons.
+ */
+import path from 'node:path';
+import type { StdioServerConfig } from '../../src/config/types.js';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const SCRIPTED = path.join(REPO_ROOT, 'test/fixtures/servers/scripted-server.mjs');
+
+export function stdioServer(name: string, args: string[], overrides: Partial<StdioServerConfig> = {}): StdioServerConfig {
+  return {
+    kind: 'stdio',
+    name,
+    command: process.execPath,
+    args,
+    env: {},
+    cwd: REPO_ROOT,
+    timeoutMs: 10_000,
+    alwaysAllow: [],
+    ...overrides,
+  };
+}
+
+export function scriptedServer(name: string, extraArgs: string[] = [], overrides: Partial<StdioServerConfig> = {}): StdioServerConfig {
+  return stdioServer(name, [SCRIPTED, `name=${name}`, ...extraArgs], overrides);
+}
+
+/** One of our own servers, from the build (`npm test` builds first). */
+export function builtServer(name: 'calculator' | 'file' | 'research', args: string[] = [], overrides: Partial<StdioServerConfig> = {}): StdioServerConfig {
+  return stdioServer(name, [path.join(REPO_ROOT, `dist/servers/${name}/main.js`), ...args], overrides);
+}
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
