@@ -57,7 +57,8 @@ export interface NativeToolCall {
 
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  /** `toolResult`: a text-mode tool result fed back as a user message (never a window boundary). */
+  | { role: 'user'; content: string; toolResult?: true }
   | { role: 'assistant'; content: string; toolCalls?: NativeToolCall[] }
   | { role: 'tool'; content: string; toolName: string };
 

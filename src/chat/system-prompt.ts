@@ -1,0 +1,87 @@
+/**
+ * The system prompt: who the assistant is, the live tool catalogue grouped by server
+ * with each tool's parameters, and the exact JSON object to answer with to use a tool.
+ * In native tool mode the catalogue travels in `tools`, so the prompt stays short.
+ */
+import type { JsonSchemaObject, ToolSpec } from './types.js';
+
+const INTRO = 'You are a helpful assistant running in a terminal. Answer concisely, in Markdown where it helps.';
+
+interface PropertySchema {
+  type?: string | string[];
+  description?: string;
+  enum?: unknown[];
+  default?: unknown;
+}
+
+function describeProperty(name: string, schema: PropertySchema, required: boolean): string {
+  const type = Array.isArray(schema.type) ? schema.type.join('|') : (schema.type ?? 'any');
+  const details = [
+    required ? 'required' : 'optional',
+    schema.enum ? `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}` : undefined,
+    schema.default !== undefined ? `default ${JSON.stringify(schema.default)}` : undefined,
+  ].filter(Boolean);
+  return `${name} (${type}, ${details.join(', ')})${schema.description ? `: ${schema.description}` : ''}`;
+}
+
+function properties(schema: JsonSchemaObject): [string, PropertySchema][] {
+  return Object.entries(schema.properties ?? {}) as [string, PropertySchema][];
+}
+
+function exampleValue(name: string, schema: PropertySchema): unknown {
+  if (schema.enum?.length) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === 'number' || type === 'integer') return 3;
+  if (type === 'boolean') return true;
+  if (type === 'array') return [];
+  if (type === 'object') return {};
+  return `<${name}>`;
+}
+
+export function toolCallJson(server: string, tool: string, args: Record<string, unknown>): string {
+  return JSON.stringify({ action: 'use_tool', server, tool, arguments: args });
+}
+
+function exampleCall(tool: ToolSpec): string {
+  const required = new Set(tool.inputSchema.required ?? []);
+  const args = Object.fromEntries(
+    properties(tool.inputSchema)
+      .filter(([name]) => required.has(name))
+      .map(([name, schema]) => [name, exampleValue(name, schema)]),
+  );
+  return toolCallJson(tool.server, tool.name, args);
+}
+
+function describeServer(server: string, tools: ToolSpec[]): string {
+  const lines = [`## Server "${server}"`];
+  for (const tool of tools) {
+    lines.push(`- ${tool.name}: ${tool.description.split('\n')[0] ?? ''}`);
+    const required = new Set(tool.inputSchema.required ?? []);
+    for (const [name, schema] of properties(tool.inputSchema)) {
+      lines.push(`    - ${describeProperty(name, schema, required.has(name))}`);
+    }
+  }
+  const first = tools[0];
+  if (first) lines.push(`Example: ${exampleCall(first)}`);
+  return lines.join('\n');
+}
+
+export function buildSystemPrompt(tools: ToolSpec[], mode: 'native' | 'json'): string {
+  if (tools.length === 0) return `${INTRO}\nNo tools are available right now; answer from your own knowledge.`;
+  if (mode === 'native') {
+    return `${INTRO}\nUse the provided tools when they help answer the question; otherwise answer directly. After a tool result arrives, use it to answer the user.`;
+  }
+  const servers = [...new Set(tools.map((tool) => tool.server))];
+  return [
+    INTRO,
+    'You can use tools. To use one, reply with ONLY this JSON object and nothing else:',
+    toolCallJson('<server>', '<tool>', { '<parameter>': '<value>' }),
+    'Use the exact server and tool names listed below. Call one tool at a time and wait for its result,',
+    'which arrives in the next message. When you have what you need, or no tool is needed, answer in plain text',
+    'without any JSON. Never invent tool results.',
+    '',
+    '# Available tools',
+    ...servers.map((server) => describeServer(server, tools.filter((tool) => tool.server === server))),
+  ].join('\n');
+}

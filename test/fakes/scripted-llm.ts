@@ -1,0 +1,68 @@
+/**
+ * A scripted model for orchestrator tests: replies are played in order, streamed in
+ * small chunks like Ollama's, and every request is recorded. A reply can hang until
+ * the request is aborted, to test cancellation mid-stream.
+ */
+import type { LlmCapabilities, LlmChunk, LlmClient, LlmRequest, NativeToolCall } from '../../src/chat/types.js';
+
+export interface ScriptedReplyShape {
+  content?: string;
+  thinking?: string;
+  toolCalls?: NativeToolCall[];
+  doneReason?: string;
+  /** Thrown instead of replying (before any chunk). */
+  error?: Error;
+  /** After streaming `content`, wait until the request is aborted. */
+  hang?: boolean;
+}
+export type ScriptedReply = string | ScriptedReplyShape;
+
+const CHUNK_CHARS = 4;
+
+function abortError(): Error {
+  const error = new Error('The operation was aborted');
+  error.name = 'AbortError';
+  return error;
+}
+
+export class ScriptedLlm implements LlmClient {
+  readonly model = 'scripted-model';
+  readonly requests: LlmRequest[] = [];
+  private readonly queue: ScriptedReply[];
+
+  constructor(
+    replies: ScriptedReply[],
+    private readonly caps: LlmCapabilities = { tools: false, thinking: false },
+  ) {
+    this.queue = [...replies];
+  }
+
+  async capabilities(): Promise<LlmCapabilities> {
+    return this.caps;
+  }
+
+  /** Requests' messages as the model saw them, for assertions. */
+  sentContents(index: number): string {
+    return (this.requests[index]?.messages ?? []).map((message) => message.content).join('\n---\n');
+  }
+
+  async *chat(request: LlmRequest): AsyncGenerator<LlmChunk> {
+    this.requests.push(structuredClone({ ...request, signal: undefined }));
+    const next = this.queue.shift();
+    if (next === undefined) throw new Error('ScriptedLlm: no reply left in the script');
+    const reply: ScriptedReplyShape = typeof next === 'string' ? { content: next } : next;
+    if (reply.error) throw reply.error;
+    if (reply.thinking) yield { type: 'thinking', text: reply.thinking };
+    const content = reply.content ?? '';
+    for (let at = 0; at < content.length; at += CHUNK_CHARS) {
+      if (request.signal?.aborted) throw abortError();
+      yield { type: 'content', text: content.slice(at, at + CHUNK_CHARS) };
+    }
+    if (reply.hang) {
+      await new Promise<void>((resolve) => request.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      throw abortError();
+    }
+    if (reply.toolCalls) yield { type: 'tool_calls', calls: reply.toolCalls };
+    yield { type: 'done', doneReason: reply.doneReason ?? 'stop' };
+  }
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { Conversation, windowStart } from '../../src/chat/history.js';
+import type { ChatMessage } from '../../src/chat/types.js';
+
+const user = (content: string): ChatMessage => ({ role: 'user', content });
+const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });
+const result = (content: string): ChatMessage => ({ role: 'user', content, toolResult: true });
+
+describe('history window', () => {
+  it('never starts inside a tool exchange', () => {
+    const history = [user('q1'), assistant('a1'), user('q2'), assistant('call'), result('r'), assistant('call'), result('r'), assistant('a2')];
+    expect(windowStart(history, { maxMessages: 7, maxTokens: Infinity })).toBe(2);
+    expect(windowStart(history, { maxMessages: 3, maxTokens: Infinity })).toBe(2);
+  });
+
+  it('trims whole turns to fit the token budget', () => {
+    const big = 'x'.repeat(4_000);
+    const history = [user(big), assistant(big), user('q2'), assistant('a2')];
+    expect(windowStart(history, { maxMessages: 10, maxTokens: 100 })).toBe(2);
+    expect(windowStart(history, { maxMessages: 10, maxTokens: 10_000 })).toBe(0);
+  });
+
+  it('prepends the system prompt and drops what no window can reach', () => {
+    const conversation = new Conversation(2);
+    conversation.add(user('q1'), assistant('a1'), user('q2'), assistant('a2'));
+    expect(conversation.window('system', 8192).map((m) => m.content)).toEqual(['system', 'q2', 'a2']);
+    conversation.compact();
+    expect(conversation.all().map((m) => m.content)).toEqual(['q2', 'a2']);
+  });
+
+  it('rolls back to a mark', () => {
+    const conversation = new Conversation(10);
+    conversation.add(user('q1'));
+    const mark = conversation.mark();
+    conversation.add(assistant('partial'), result('r'));
+    conversation.rollback(mark);
+    expect(conversation.all()).toEqual([user('q1')]);
+  });
+});
