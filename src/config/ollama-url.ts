@@ -1,0 +1,27 @@
+/**
+ * Normalises an Ollama address the way Ollama's own OLLAMA_HOST does: a bare
+ * `host[:port]` is accepted, the default port is 11434, and the bind-all address
+ * 0.0.0.0 means "this machine" to a client.
+ */
+import { ConfigError } from '../errors.js';
+
+const DEFAULT_PORT = '11434';
+
+export function normalizeOllamaUrl(value: string, origin: string): string {
+  const trimmed = value.trim();
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed);
+  const withScheme = hasScheme ? trimmed : `http://${trimmed}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new ConfigError(`invalid Ollama URL "${value}" (from ${origin})`, 'Use a URL like http://127.0.0.1:11434');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`invalid Ollama URL "${value}" (from ${origin}): only http and https are supported`);
+  }
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  // A bare host gets Ollama's port; a full URL keeps its scheme's default (a proxy on 443).
+  if (!hasScheme && url.port === '') url.port = DEFAULT_PORT;
+  return url.toString().replace(/\/+$/, '');
+}
