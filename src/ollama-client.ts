@@ -1,0 +1,190 @@
+/**
+ * The `LlmClient` for a local Ollama server, over the official `ollama` package: streaming
+ * chat with cancel and an idle timeout, retry of connection failures before a reply
+ * starts, model and capability checks. Never prints; request bodies are logged at debug only.
+ */
+import { Ollama } from 'ollama';
+import type { LlmCapabilities, LlmChunk, LlmClient, LlmRequest } from './chat/types.js';
+import type { OllamaSettings } from './config/types.js';
+import { OllamaError } from './errors.js';
+import type { Logger } from './log.js';
+import {
+  abortError,
+  failedMidReply,
+  idleTimeout,
+  isResponseError,
+  modelMissing,
+  START_HINT,
+  type Target,
+  toOllamaError,
+  withRetry,
+} from './ollama/failures.js';
+import { RequestGuard } from './ollama/request-guard.js';
+import { buildChatBody, readCapabilities, sameModel, toLlmChunks } from './ollama/wire.js';
+
+export interface OllamaClient extends LlmClient {
+  /** The server's base URL, as requests use it. */
+  readonly baseUrl: string;
+  /** Throws `OllamaError('unreachable')` naming the URL when no Ollama answers there. */
+  checkAvailable(): Promise<void>;
+  /** Throws `OllamaError('model-missing')` with the `ollama pull` hint. */
+  checkModel(): Promise<void>;
+  /** Names of the models the server has, as `/api/tags` lists them (`llama3.2:latest`). */
+  listModels(): Promise<string[]>;
+  /** Later requests use `name`; capabilities are looked up (and cached) per model. */
+  setModel(name: string): void;
+}
+
+export function createOllamaClient(settings: OllamaSettings, log: Logger): OllamaClient {
+  return new HttpOllamaClient(settings, log.child({ component: 'ollama' }));
+}
+
+class HttpOllamaClient implements OllamaClient {
+  readonly baseUrl: string;
+  private currentModel: string;
+  private readonly capabilityCache = new Map<string, Promise<LlmCapabilities>>();
+  /** Models that refused a request with `tools` (400 "does not support tools"). */
+  private readonly toolsRefused = new Set<string>();
+
+  constructor(
+    private readonly settings: OllamaSettings,
+    private readonly log: Logger,
+  ) {
+    this.currentModel = settings.model;
+    this.baseUrl = settings.baseUrl;
+  }
+
+  get model(): string {
+    return this.currentModel;
+  }
+
+  setModel(name: string): void {
+    this.currentModel = name;
+  }
+
+  private get target(): Target {
+    return { baseUrl: this.baseUrl, model: this.model };
+  }
+
+  async checkAvailable(): Promise<void> {
+    try {
+      const { version } = await this.request((api) => api.version());
+      this.log.debug({ version, url: this.baseUrl }, 'ollama is reachable');
+    } catch (error) {
+      if (!(error instanceof OllamaError) || error.kind === 'unreachable') throw error;
+      // Something answered, but not as Ollama does (a proxy, another service on the port),
+      // or nothing came back in time: either way there is no Ollama to talk to.
+      throw new OllamaError(error.message, 'unreachable', START_HINT);
+    }
+  }
+
+  async checkModel(): Promise<void> {
+    const target = this.target;
+    const names = await this.listModels();
+    if (!names.some((name) => sameModel(name, target.model))) throw modelMissing(target);
+  }
+
+  async listModels(): Promise<string[]> {
+    const listing = await this.request((api) => api.list());
+    const models: unknown[] = Array.isArray(listing.models) ? listing.models : [];
+    return models.flatMap((entry) => {
+      const name: unknown = typeof entry === 'object' && entry !== null ? Reflect.get(entry, 'name') : undefined;
+      return typeof name === 'string' ? [name] : [];
+    });
+  }
+
+  async capabilities(): Promise<LlmCapabilities> {
+    const model = this.model;
+    let pending = this.capabilityCache.get(model);
+    if (pending === undefined) {
+      pending = this.request((api) => api.show({ model })).then(readCapabilities);
+      this.capabilityCache.set(model, pending);
+      // A failed look-up is not remembered: the next call asks again.
+      pending.catch(() => this.capabilityCache.delete(model));
+    }
+    const found = await pending;
+    return { ...found, tools: found.tools && !this.toolsRefused.has(model) };
+  }
+
+  async *chat(request: LlmRequest): AsyncGenerator<LlmChunk> {
+    const { signal } = request;
+    if (signal?.aborted) throw abortError();
+    const target = this.target;
+    const body = buildChatBody({ ...this.settings, model: target.model }, request);
+    this.log.debug({ body }, 'ollama chat request');
+    const guard = this.guard(true, signal);
+    const api = new Ollama({ host: this.baseUrl, fetch: guard.fetch });
+    let opened = false;
+    let finished = false;
+    try {
+      const stream = await withRetry(() => guard.race(api.chat(body)), signal, this.log);
+      opened = true;
+      guard.onCancel(() => stream.abort());
+      const iterator = stream[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await guard.race(iterator.next());
+        if (next.done) break;
+        const chunks = toLlmChunks(next.value);
+        for (const chunk of chunks) {
+          if (chunk.type === 'done') this.log.debug({ ...chunk }, 'ollama reply finished');
+          yield chunk;
+        }
+      }
+      finished = true;
+    } catch (error) {
+      throw this.chatFailure(error, { guard, signal, opened, target });
+    } finally {
+      // A consumer that stopped early, or a failure: release the connection now.
+      if (!finished) guard.cancel();
+    }
+  }
+
+  private chatFailure(error: unknown, state: ChatState): Error {
+    const { guard, signal, opened, target } = state;
+    // Whatever the fetch threw on its way down, a cancelled turn is a cancellation.
+    if (signal?.aborted) return abortError();
+    let failure: OllamaError;
+    if (guard.serverError !== undefined) failure = failedMidReply(target, guard.serverError);
+    else if (error instanceof OllamaError || isResponseError(error) || !opened) failure = toOllamaError(error, target);
+    else failure = failedMidReply(target, lostConnectionDetail(error));
+    if (failure.kind === 'no-tool-support') {
+      // Expected with some models; the orchestrator switches to text tool calls.
+      this.toolsRefused.add(target.model);
+      this.log.info({ model: target.model }, 'model refused native tools');
+    } else {
+      this.log.warn({ kind: failure.kind, err: failure }, 'ollama chat failed');
+    }
+    return failure;
+  }
+
+  /** A short non-streaming request, with the idle timeout and connection retries. */
+  private async request<T>(call: (api: Ollama) => Promise<T>): Promise<T> {
+    const target = this.target;
+    const guard = this.guard(false, undefined);
+    const api = new Ollama({ host: this.baseUrl, fetch: guard.fetch });
+    try {
+      return await withRetry(() => guard.race(call(api)), undefined, this.log);
+    } catch (error) {
+      throw toOllamaError(error, target);
+    }
+  }
+
+  private guard(streaming: boolean, signal: AbortSignal | undefined): RequestGuard {
+    const timeoutMs = this.settings.timeoutMs;
+    return new RequestGuard({ timeoutMs, signal, streaming, log: this.log, timeoutError: () => idleTimeout(this.target, timeoutMs) });
+  }
+}
+
+interface ChatState {
+  guard: RequestGuard;
+  signal: AbortSignal | undefined;
+  /** The response had started: a failure now is mid-reply, never retried. */
+  opened: boolean;
+  target: Target;
+}
+
+function lostConnectionDetail(error: unknown): string {
+  if (error instanceof TypeError && error.message === 'terminated') return 'the connection was lost';
+  if (error instanceof Error && /did not receive done/i.test(error.message)) return 'the stream ended before the reply was complete';
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,137 @@
+/**
+ * Translation between the engine's types and Ollama's native `/api/chat` wire shapes.
+ * Policy: what arrives is read defensively (tool-call arguments as an object or a JSON
+ * string, metrics possibly absent); what is sent back uses the only forms Ollama decodes.
+ */
+import type { ChatRequest, ChatResponse, Message, Options, ShowResponse, Tool } from 'ollama';
+import type { ChatMessage, LlmCapabilities, LlmChunk, LlmRequest, NativeToolCall } from '../chat/types.js';
+import type { OllamaSettings } from '../config/types.js';
+import { assertNever } from '../errors.js';
+
+export type StreamingChatRequest = ChatRequest & { stream: true };
+
+const NS_PER_MS = 1_000_000;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Ollama decodes `arguments` only as an object, so a string from the model is parsed back. */
+function argumentsObject(args: Record<string, unknown> | string): Record<string, unknown> {
+  if (typeof args !== 'string') return args;
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+interface WireToolCall {
+  id?: string;
+  function: { name: string; arguments: Record<string, unknown> };
+}
+
+function toWireToolCall(call: NativeToolCall): WireToolCall {
+  const wire: WireToolCall = { function: { name: call.function.name, arguments: argumentsObject(call.function.arguments) } };
+  if (call.id !== undefined) wire.id = call.id;
+  return wire;
+}
+
+export function toWireMessage(message: ChatMessage): Message {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content };
+    case 'assistant': {
+      const wire: Message = { role: 'assistant', content: message.content };
+      if (message.toolCalls && message.toolCalls.length > 0) wire.tool_calls = message.toolCalls.map(toWireToolCall);
+      return wire;
+    }
+    case 'tool':
+      return { role: 'tool', content: message.content, tool_name: message.toolName };
+    default:
+      return assertNever(message);
+  }
+}
+
+export function buildChatBody(settings: OllamaSettings, request: LlmRequest): StreamingChatRequest {
+  const body: StreamingChatRequest = {
+    model: settings.model,
+    messages: request.messages.map(toWireMessage),
+    stream: true,
+    // num_ctx on every request: Ollama's default window silently drops the system prompt
+    // and the tool list first. User options come after so the config can still override it.
+    options: { num_ctx: settings.numCtx, ...settings.options } as Partial<Options>,
+  };
+  if (request.tools && request.tools.length > 0) {
+    // The package's `Tool` type is narrower than JSON Schema; the schema is sent verbatim.
+    body.tools = request.tools as unknown as Tool[];
+  }
+  return body;
+}
+
+function toNativeCall(entry: unknown): NativeToolCall | undefined {
+  if (!isRecord(entry) || !isRecord(entry.function)) return undefined;
+  const { name, arguments: args } = entry.function;
+  if (typeof name !== 'string' || name === '') return undefined;
+  const call: NativeToolCall = {
+    function: { name, arguments: isRecord(args) || typeof args === 'string' ? args : {} },
+  };
+  if (typeof entry.id === 'string') call.id = entry.id;
+  return call;
+}
+
+export function readToolCalls(raw: unknown): NativeToolCall[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((entry) => {
+    const call = toNativeCall(entry);
+    return call ? [call] : [];
+  });
+}
+
+type DoneChunk = Extract<LlmChunk, { type: 'done' }>;
+
+function doneChunk(response: Record<string, unknown>): DoneChunk {
+  const reason = response.done_reason;
+  const chunk: DoneChunk = { type: 'done', doneReason: typeof reason === 'string' && reason !== '' ? reason : 'stop' };
+  // Metrics are `omitempty` on the wire: a cached prompt or a load-only reply leaves some out.
+  if (typeof response.eval_count === 'number') chunk.evalCount = response.eval_count;
+  if (typeof response.total_duration === 'number') chunk.totalDurationMs = Math.round(response.total_duration / NS_PER_MS);
+  return chunk;
+}
+
+/**
+ * One NDJSON object → the engine's chunks, in stream order. Tool calls are read from every
+ * object, the `done: true` one included: some model/version pairs send them only there.
+ */
+export function toLlmChunks(response: ChatResponse): LlmChunk[] {
+  const raw: unknown = response;
+  if (!isRecord(raw)) return [];
+  const chunks: LlmChunk[] = [];
+  const message = isRecord(raw.message) ? raw.message : {};
+  if (typeof message.thinking === 'string' && message.thinking !== '') chunks.push({ type: 'thinking', text: message.thinking });
+  if (typeof message.content === 'string' && message.content !== '') chunks.push({ type: 'content', text: message.content });
+  const calls = readToolCalls(message.tool_calls);
+  if (calls.length > 0) chunks.push({ type: 'tool_calls', calls });
+  if (raw.done === true) chunks.push(doneChunk(raw));
+  return chunks;
+}
+
+/** Servers before v0.6.4 send no `capabilities`: nothing is assumed then. */
+export function readCapabilities(show: ShowResponse): LlmCapabilities {
+  const raw: unknown = show;
+  const list = isRecord(raw) && Array.isArray(raw.capabilities) ? raw.capabilities : [];
+  return { tools: list.includes('tools'), thinking: list.includes('thinking') };
+}
+
+/** Ollama's default tag is `latest`: `llama3.2` and `llama3.2:latest` name the same model. */
+export function normalizeModelName(name: string): string {
+  const lower = name.trim().toLowerCase();
+  const lastSegment = lower.slice(lower.lastIndexOf('/') + 1);
+  return lastSegment.includes(':') ? lower : `${lower}:latest`;
+}
+
+export function sameModel(a: string, b: string): boolean {
+  return normalizeModelName(a) === normalizeModelName(b);
+}

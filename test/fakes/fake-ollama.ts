@@ -1,0 +1,227 @@
+/**
+ * A fake Ollama server on 127.0.0.1 that speaks the real wire protocol (NDJSON `/api/chat`,
+ * `/api/tags`, `/api/show`, `/api/version`, `{"error"}` bodies) and plays scripted replies,
+ * for client tests and for end-to-end tests of the `mcp-chat` binary. It records every request.
+ *
+ *   const ollama = await startFakeOllama({ models: [{ name: 'llama3.2' }] });
+ *   ollama.script('Hello!', { toolCalls: [{ name: 'calculator__evaluate', arguments: { expression: '2+2' } }] });
+ *   // … point the client (or `mcp-chat --host ${ollama.url}`) at it …
+ *   expect(ollama.chatRequests[0]?.options?.num_ctx).toBe(8192);
+ *   await ollama.close();
+ *
+ * Before a reply is taken from the script, the fake does what Ollama does: an unknown model
+ * gets 404, `tools` for a model without the `tools` capability gets 400, `think` for one
+ * without `thinking` gets 400, and empty `messages` only "loads" the model. Those requests
+ * do not use up a scripted reply. Delays are timers inside the fake: tests never sleep.
+ */
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Exchange, playStream, playWhole } from './fake-ollama-playback.js';
+import {
+  asSpec,
+  capabilitiesOf,
+  type FakeChatRequest,
+  type FakeModel,
+  type FakeReply,
+  type FakeReplySpec,
+  loadReply,
+  normalizeName,
+  registryPath,
+  showBody,
+  tagsEntry,
+} from './fake-ollama-wire.js';
+
+export type { FakeChatRequest, FakeModel, FakeReply, FakeReplySpec, FakeToolCall, FakeWireMessage } from './fake-ollama-wire.js';
+export { replies } from './fake-ollama-wire.js';
+
+export interface RecordedRequest {
+  method: string;
+  /** Without the query string. */
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** The parsed JSON body; the raw text when it is not JSON; `undefined` when empty. */
+  body: unknown;
+  /** The client went away before the fake had finished answering (a cancel, a timeout). */
+  clientAborted: boolean;
+}
+
+export interface FakeOllamaOptions {
+  /** Default: one model, `llama3.2` (capabilities `completion`, `tools`). */
+  models?: FakeModel[];
+  /** What `/api/version` reports. Default `0.12.6`. */
+  version?: string;
+  /** The initial script; `script()` adds more. */
+  replies?: FakeReply[];
+  /** Played when the script is empty. Default: HTTP 500 naming the problem, so a test fails loudly. */
+  fallbackReply?: FakeReply;
+}
+
+export interface FakeOllama {
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** Bodies of the `/api/chat` requests, in order. */
+  readonly chatRequests: FakeChatRequest[];
+  /** Scripted replies not yet played. */
+  readonly pendingReplies: number;
+  /** Queues replies for the next `/api/chat` requests, in order. */
+  script(...replies: FakeReply[]): void;
+  setModels(models: FakeModel[]): void;
+  /** Resolves once `count` requests to `path` (default `/api/chat`) have arrived. */
+  waitForRequests(count: number, path?: string): Promise<RecordedRequest[]>;
+  /** Stops listening and destroys open connections (a hanging stream included). */
+  close(): Promise<void>;
+}
+
+const NO_REPLY_LEFT: FakeReplySpec = { status: 500, error: 'fake-ollama: no scripted reply left for this /api/chat request' };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+class FakeOllamaServer implements FakeOllama {
+  readonly requests: RecordedRequest[] = [];
+  url = '';
+  private readonly queue: FakeReply[];
+  private models: FakeModel[];
+  private readonly sockets = new Set<Socket>();
+  private waiters: Array<() => boolean> = [];
+  private readonly server = http.createServer((req, res) => void this.handle(req, res));
+
+  constructor(private readonly options: FakeOllamaOptions) {
+    this.queue = [...(options.replies ?? [])];
+    this.models = options.models ?? [{ name: 'llama3.2' }];
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  get chatRequests(): FakeChatRequest[] {
+    return this.requests.filter((r) => r.path === '/api/chat' && isRecord(r.body)).map((r) => r.body as FakeChatRequest);
+  }
+
+  get pendingReplies(): number {
+    return this.queue.length;
+  }
+
+  script(...replies: FakeReply[]): void {
+    this.queue.push(...replies);
+  }
+
+  setModels(models: FakeModel[]): void {
+    this.models = models;
+  }
+
+  waitForRequests(count: number, path = '/api/chat'): Promise<RecordedRequest[]> {
+    return new Promise((resolve) => {
+      const check = (): boolean => {
+        const matching = this.requests.filter((r) => r.path === path);
+        if (matching.length >= count) resolve(matching);
+        return matching.length >= count;
+      };
+      if (!check()) this.waiters.push(check);
+    });
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: new URL(req.url ?? '/', 'http://fake').pathname,
+      headers: req.headers,
+      body: parseBody(raw),
+      clientAborted: false,
+    };
+    this.requests.push(record);
+    this.waiters = this.waiters.filter((check) => !check());
+    const exchange = new Exchange(res, record);
+    const route = `${record.method} ${record.path}`;
+    if (route === 'GET /' || route === 'HEAD /') exchange.text(200, 'Ollama is running');
+    else if (route === 'GET /api/version') exchange.json(200, { version: this.options.version ?? '0.12.6' });
+    else if (route === 'GET /api/tags') exchange.json(200, { models: this.models.map(tagsEntry) });
+    else if (route === 'POST /api/show') this.show(exchange, record.body);
+    else if (route === 'POST /api/chat') await this.chat(exchange, raw, record.body);
+    // Ollama's router (gin) answers unknown routes and methods with this plain text.
+    else exchange.text(404, '404 page not found');
+  }
+
+  private findModel(name: string): FakeModel | undefined {
+    return this.models.find((model) => normalizeName(model.name) === normalizeName(name));
+  }
+
+  private show(exchange: Exchange, body: unknown): void {
+    const name = isRecord(body) ? (body.model ?? body.name) : undefined;
+    if (typeof name !== 'string' || name === '') return exchange.json(400, { error: 'model is required' });
+    const model = this.findModel(name);
+    if (!model) return exchange.json(404, { error: `model '${name}' not found` });
+    exchange.json(200, showBody(model));
+  }
+
+  /** Ollama's own checks; an answer here means the model never ran. */
+  private refusal(body: FakeChatRequest): [number, string] | undefined {
+    const model = this.findModel(body.model);
+    if (!model) return [404, `model '${body.model}' not found`];
+    const capabilities = capabilitiesOf(model);
+    if (capabilities === null) return undefined;
+    const wantsTools = Array.isArray(body.tools) && body.tools.length > 0;
+    if (wantsTools && !capabilities.includes('tools')) return [400, `${registryPath(body.model)} does not support tools`];
+    const wantsThinking = body.think !== undefined && body.think !== false;
+    if (wantsThinking && !capabilities.includes('thinking')) return [400, `"${body.model}" does not support thinking`];
+    return undefined;
+  }
+
+  private async chat(exchange: Exchange, raw: string, body: unknown): Promise<void> {
+    if (raw.trim() === '') return exchange.json(400, { error: 'missing request body' });
+    if (!isRecord(body)) return exchange.json(400, { error: 'invalid character in request body' });
+    if (typeof body.model !== 'string' || body.model === '') return exchange.json(400, { error: 'model is required' });
+    const request = body as FakeChatRequest;
+    const refusal = this.refusal(request);
+    if (refusal) return exchange.json(refusal[0], { error: refusal[1] });
+    if (!Array.isArray(request.messages) || request.messages.length === 0) return exchange.json(200, loadReply(request.model));
+    const next = this.queue.shift() ?? this.options.fallbackReply ?? NO_REPLY_LEFT;
+    const spec = asSpec(typeof next === 'function' ? next(request) : next);
+    if (spec.status !== undefined || spec.error !== undefined) {
+      return exchange.json(spec.status ?? 500, { error: spec.error ?? 'fake-ollama: scripted failure' });
+    }
+    const promptChars = JSON.stringify(request.messages).length + JSON.stringify(request.tools ?? []).length;
+    if (request.stream === false) await playWhole(exchange, spec, request.model, promptChars);
+    else await playStream(exchange, spec, request.model, promptChars);
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', () => resolve(Buffer.concat(parts).toString('utf8')));
+  });
+}
+
+function parseBody(raw: string): unknown {
+  if (raw === '') return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+/** Starts a fake Ollama on 127.0.0.1 and an ephemeral port. */
+export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<FakeOllama> {
+  const server = new FakeOllamaServer(options);
+  await server.listen();
+  return server;
+}
