@@ -5,7 +5,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { FileToolError } from './file-errors.js';
-import { makeNameMatcher } from './name-pattern.js';
+import { makeNameMatcher, type NameMatcher } from './name-pattern.js';
 import type { SandboxPath } from './sandbox.js';
 
 /** Matches returned per search; more would flood the context and a narrower pattern helps more. */
@@ -25,8 +25,7 @@ function tag(entry: { isDirectory(): boolean; isSymbolicLink(): boolean }): stri
   return entry.isDirectory() ? '[DIR]' : '[FILE]';
 }
 
-async function walk(root: string, pattern: string, display: (relative: string) => string): Promise<Walk> {
-  const matches = makeNameMatcher(pattern);
+async function walk(root: string, matches: NameMatcher, display: (relative: string) => string): Promise<Walk> {
   const state: Walk = { matches: [], visited: 0, unreadable: 0, stoppedEarly: false };
   const queue: string[] = [''];
   for (let relativeDir = queue.shift(); relativeDir !== undefined; relativeDir = queue.shift()) {
@@ -53,12 +52,13 @@ async function walk(root: string, pattern: string, display: (relative: string) =
 }
 
 export async function searchFiles(base: SandboxPath, pattern: string): Promise<string> {
-  if (pattern.trim() === '') throw new FileToolError('Invalid pattern: empty (try "*.ts" or part of a file name)');
+  // The pattern is checked and compiled once, before any directory is read.
+  const matches = makeNameMatcher(pattern);
   if (!(await fsp.stat(base.real)).isDirectory()) {
     throw new FileToolError(`${base.display} is not a directory; search_files searches under a directory`);
   }
   const display = (relative: string): string => (base.display === '.' ? relative : path.join(base.display, relative));
-  const result = await walk(base.real, pattern, display);
+  const result = await walk(base.real, matches, display);
   const lines = result.matches.length > 0 ? [...result.matches] : [`No matches for "${pattern}" under ${base.display}`];
   if (result.stoppedEarly) {
     lines.push(

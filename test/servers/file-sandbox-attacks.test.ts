@@ -209,6 +209,18 @@ describe('file server sandbox attacks', () => {
     expectRefusedAndUntouched(await call('search_files', { pattern: 'match', path: 'out' }), 'Access denied');
   });
 
+  it('ReDoS: pathological glob in search_files does not stall the server', async () => {
+    // A backtracking regex needs hours for this pattern against a 200-character name.
+    await fsp.writeFile(path.join(root, 'a'.repeat(200)), '');
+    await fsp.mkdir(path.join(root, 'a'.repeat(100)));
+    const stars = `${'*a'.repeat(12)}*b`;
+    expect(await call('search_files', { pattern: stars })).toEqual({ isError: false, text: `No matches for "${stars}" under .` });
+    const globstars = `${'**/'.repeat(12)}x*x*x*x*x*x*x*x*y`;
+    expect((await call('search_files', { pattern: globstars })).text).toBe(`No matches for "${globstars}" under .`);
+    expectRefusedAndUntouched(await call('search_files', { pattern: '*a'.repeat(200) }), 'Invalid pattern: longer than 256 characters');
+    expect(await call('read_file', { path: 'inside.txt' })).toEqual({ isError: false, text: 'inside content' });
+  });
+
   it('fuzzed traversal: random ../, ./ and name segments never read or write outside', async () => {
     const segment = fc.constantFrom('..', '.', '', 'a', 'outside', 'root-evil', 'root', 'secret.txt', 'x.txt');
     const relative = fc.array(segment, { minLength: 1, maxLength: 8 }).map((parts) => parts.join('/'));

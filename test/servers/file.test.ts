@@ -175,6 +175,23 @@ describe('file server tools', () => {
     expect(await search({ pattern: 'nothing-like-this' })).toBe('No matches for "nothing-like-this" under .');
   });
 
+  it('search_files understands ?, [classes], ** in the middle and braces next to stars', async () => {
+    await fsp.mkdir(path.join(root, 'src/a/b'), { recursive: true });
+    for (const file of ['src/a/b/deep.ts', 'src/top.ts', 'v1.txt', 'v2.txt', 'vx.txt', 'notes.md', 'notes.mdx']) {
+      await fsp.writeFile(path.join(root, file), '');
+    }
+    const client = await connect();
+    const search = async (pattern: string): Promise<string> => (await call(client, 'search_files', { pattern })).text;
+    expect(await search('v?.txt')).toBe('[FILE] v1.txt\n[FILE] v2.txt\n[FILE] vx.txt');
+    expect(await search('v[0-9].txt')).toBe('[FILE] v1.txt\n[FILE] v2.txt');
+    expect(await search('v[!0-9].txt')).toBe('[FILE] vx.txt');
+    expect(await search('src/**/*.ts')).toBe('[FILE] src/top.ts\n[FILE] src/a/b/deep.ts');
+    expect(await search('src/**/b/*')).toBe('[FILE] src/a/b/deep.ts');
+    expect(await search('*.{md,mdx}')).toBe('[FILE] notes.md\n[FILE] notes.mdx');
+    expect(await search('*{.md,1.txt}')).toBe('[FILE] notes.md\n[FILE] v1.txt');
+    expect((await call(client, 'search_files', { pattern: '' })).text).toBe('Invalid pattern: empty (try "*.ts" or part of a file name)');
+  });
+
   it('search_files bounds its result count and says so', async () => {
     await Promise.all(Array.from({ length: 230 }, (_, i) => fsp.writeFile(path.join(root, `f${i}.txt`), '')));
     const lines = (await call(await connect(), 'search_files', { pattern: '*.txt' })).text.split('\n');
