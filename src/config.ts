@@ -1,125 +1,90 @@
 /**
- * Loads the configuration: finds the file (flag, MCP_CHAT_CONFIG, ./mcp_config.json,
- * $XDG_CONFIG_HOME/mcp-chat, the shipped one), validates it with zod, expands
- * variables and applies overrides (flags > environment > file > defaults).
- * Every problem is a ConfigError naming the file and the JSON path of the bad field.
+ * Loads the configuration: finds the file (--config, MCP_CHAT_CONFIG, ./mcp_config.json,
+ * $XDG_CONFIG_HOME/mcp-chat, the shipped one), validates it with zod, expands variables and
+ * applies overrides. Pure apart from reading files: the caller passes env, cwd and flags.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import dotenv from 'dotenv';
-import type { z } from 'zod';
 import { ConfigError } from './errors.js';
-import { type Env, expandVariables } from './config/expand.js';
-import { normalizeOllamaUrl } from './config/ollama-url.js';
-import { isDisabled, resolveServer } from './config/resolve-server.js';
+import type { Env } from './config/expand.js';
+import { formatIssues } from './config/issues.js';
+import { readJsonFile } from './config/json-text.js';
+import { resolveAppConfig } from './config/resolve.js';
 import { type ConfigFile, configFileSchema } from './config/schema.js';
-import type { AppConfig, DisabledServer, ServerConfig } from './config/types.js';
+import type { AppConfig } from './config/types.js';
 
 export interface LoadConfigOptions {
+  /** `--config`. */
   configPath?: string;
-  /** Where mcp-chat was started; `${PWD}` expands to it. */
+  /** Where mcp-chat was started; `${PWD}` expands to it and relative paths given by the user resolve against it. */
   cwd: string;
+  /** Usually `process.env`, after `loadDotEnv`. */
   env: Env;
+  /** `--model`, `--host`: they override the environment and the file. */
   flags?: { model?: string; host?: string };
+  /** The mcp_config.json shipped with the package: the last resort. */
   packageConfigPath: string;
-  xdgConfigHome: string;
+  /** Defaults to `$XDG_CONFIG_HOME`, else `~/.config`. */
+  xdgConfigHome?: string;
 }
 
-/** Loads `<cwd>/.env` without overriding variables that are already set. */
+/** Loads `<cwd>/.env`, quietly, never overriding variables that are already set. */
 export function loadDotEnv(cwd: string): void {
-  dotenv.config({ path: path.join(cwd, '.env'), quiet: true });
+  dotenv.config({ path: path.join(cwd, '.env'), quiet: true, override: false });
 }
 
+/** The XDG spec ignores a relative XDG_CONFIG_HOME, and so do we. */
+function xdgConfigHome(options: LoadConfigOptions): string {
+  if (options.xdgConfigHome !== undefined) return options.xdgConfigHome;
+  const fromEnv = options.env.XDG_CONFIG_HOME;
+  if (fromEnv !== undefined && path.isAbsolute(fromEnv)) return fromEnv;
+  return path.join(options.env.HOME || os.homedir(), '.config');
+}
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The file to load, in discovery order. An explicit path (flag or env) must exist. */
 export function findConfigFile(options: LoadConfigOptions): string {
-  const explicit = options.configPath ?? (options.env.MCP_CHAT_CONFIG || undefined);
-  if (explicit !== undefined) {
-    const resolved = path.resolve(options.cwd, explicit);
-    if (!fs.existsSync(resolved)) {
-      const origin = options.configPath !== undefined ? '--config' : 'MCP_CHAT_CONFIG';
-      throw new ConfigError(`config file not found: ${resolved} (from ${origin})`);
-    }
+  const explicit: ReadonlyArray<readonly [string | undefined, string]> = [
+    [options.configPath, '--config'],
+    [options.env.MCP_CHAT_CONFIG, 'MCP_CHAT_CONFIG'],
+  ];
+  for (const [given, origin] of explicit) {
+    if (given === undefined || given === '') continue;
+    const resolved = path.resolve(options.cwd, given);
+    if (!fs.existsSync(resolved)) throw new ConfigError(`config file not found: ${resolved} (from ${origin})`);
     return resolved;
   }
-  const candidates = [path.join(options.cwd, 'mcp_config.json'), path.join(options.xdgConfigHome, 'mcp-chat', 'mcp_config.json')];
-  return candidates.find((candidate) => fs.existsSync(candidate)) ?? options.packageConfigPath;
-}
-
-function formatPath(segments: readonly PropertyKey[]): string {
-  return segments.reduce<string>((out, segment) => {
-    if (typeof segment === 'number') return `${out}[${segment}]`;
-    return out ? `${out}.${String(segment)}` : String(segment);
-  }, '');
-}
-
-function issueMessage(issue: z.core.$ZodIssue): string {
-  // zod reports a bad record key as "Invalid key in record"; the useful words are in the nested issue.
-  if (issue.code === 'invalid_key') return `invalid name: ${issue.issues.map((inner) => inner.message).join('; ')}`;
-  return issue.message;
-}
-
-function formatIssues(file: string, issues: z.core.$ZodIssue[]): string {
-  const lines = issues.map((issue) => `  ${formatPath(issue.path) || '(top level)'}: ${issueMessage(issue)}`);
-  return `invalid config ${file}:\n${lines.join('\n')}`;
-}
-
-function readConfigFile(file: string): ConfigFile {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`cannot read config ${file}: ${(error as Error).message}`);
+  const candidates = [
+    path.join(options.cwd, 'mcp_config.json'),
+    path.join(xdgConfigHome(options), 'mcp-chat', 'mcp_config.json'),
+    options.packageConfigPath,
+  ];
+  const found = candidates.find(isFile);
+  if (found === undefined) {
+    throw new ConfigError(`no configuration file found; looked for ${candidates.join(', ')}`, 'Pass one with --config <path>');
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`config ${file} is not valid JSON: ${(error as Error).message}`);
-  }
+  return path.resolve(found);
+}
+
+/** Reads and validates one file; every problem is listed with its JSON path. */
+export function readConfigFile(file: string): ConfigFile {
+  const json = readJsonFile(file);
   const parsed = configFileSchema.safeParse(json);
-  if (!parsed.success) throw new ConfigError(formatIssues(file, parsed.error.issues));
+  if (!parsed.success) throw new ConfigError(formatIssues(file, parsed.error.issues, json));
   return parsed.data;
-}
-
-function resolveServers(file: ConfigFile, env: Env, configDir: string): { servers: ServerConfig[]; disabled: DisabledServer[] } {
-  const servers: ServerConfig[] = [];
-  const disabled: DisabledServer[] = [];
-  for (const [name, entry] of Object.entries(file.mcpServers ?? file.mcp_servers ?? {})) {
-    const resolved = resolveServer(name, entry, { env, configDir });
-    if (isDisabled(resolved)) disabled.push(resolved);
-    else servers.push(resolved);
-  }
-  return { servers, disabled };
 }
 
 export function loadConfig(options: LoadConfigOptions): AppConfig {
   const source = findConfigFile(options);
   const file = readConfigFile(source);
-  // ${PWD} is always where mcp-chat was started, whatever the shell exported.
-  const env: Env = { ...options.env, PWD: options.cwd };
-  const { servers, disabled } = resolveServers(file, env, path.dirname(source));
-  const ollama = file.ollama ?? {};
-  const hostSetting = options.flags?.host
-    ? { value: options.flags.host, origin: '--host' }
-    : options.env.OLLAMA_HOST
-      ? { value: options.env.OLLAMA_HOST, origin: 'OLLAMA_HOST' }
-      : { value: expandVariables(ollama.base_url ?? 'http://127.0.0.1:11434', env).value, origin: `ollama.base_url in ${source}` };
-  const logFile = options.env.MCP_CHAT_LOG_FILE || file.logging?.file || 'logs/mcp-chat.log';
-  return {
-    source,
-    ollama: {
-      baseUrl: normalizeOllamaUrl(hostSetting.value, hostSetting.origin),
-      model: options.flags?.model || options.env.MCP_CHAT_MODEL || ollama.model || 'llama3.2',
-      timeoutMs: (ollama.timeout ?? 120) * 1000,
-      numCtx: ollama.num_ctx ?? 8192,
-      toolMode: ollama.tool_mode ?? 'auto',
-      options: ollama.options ?? {},
-    },
-    servers,
-    disabled,
-    history: { maxMessages: file.history?.max_messages ?? 10 },
-    logging: {
-      level: options.env.MCP_CHAT_LOG_LEVEL || file.logging?.level || 'info',
-      file: path.resolve(options.cwd, logFile),
-    },
-  };
+  return resolveAppConfig(file, { source, cwd: options.cwd, env: options.env, flags: options.flags ?? {} });
 }

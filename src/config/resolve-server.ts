@@ -1,72 +1,112 @@
 /**
- * One validated server entry → the resolved `ServerConfig` the host starts, or the
- * reason it will not start (disabled, or a variable it needs is missing).
+ * One validated server entry → the resolved `ServerConfig` the host starts, or the reason
+ * it will not start (disabled in the file, a variable it needs is unset, its cwd is gone).
+ * Problems of the file itself (a malformed `${…}`, a URL that is not http(s)) are thrown.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DisabledServer, ServerConfig } from './types.js';
-import { type Env, expandField, expandMap } from './expand.js';
-import type { ServerEntry } from './schema.js';
+import { ConfigError } from '../errors.js';
+import { describeMissing, type Env, EntryExpander } from './expand.js';
+import { formatJsonPath } from './issues.js';
+import { isRemoteEntry, type ServerEntry } from './schema.js';
+import type { DisabledServer, RemoteServerConfig, ServerConfig, StdioServerConfig } from './types.js';
 
 /** Per-call timeout when an entry sets none: long enough for a slow web API. */
 const DEFAULT_SERVER_TIMEOUT_S = 60;
 
 /**
- * Whether a command or argument names a file relative to the server's cwd, and so must
- * be made absolute: `./x`, `../x`, or a path with a `/` that exists there. Bare commands
- * (`node`, `npx`) and flags (`-y`, `--root=x`) are left alone.
+ * The path rule for a local server's `command` and `args`: a value names a file relative
+ * to the server's cwd, and is made absolute, when it starts with `./` or `../`, or when it
+ * contains a `/` and that file exists there (`dist/servers/calculator/main.js`).
+ * Bare commands (`node`, `npx`, `uvx`), flags (`-y`, `--root=./x`), URLs, package
+ * names that are not files (`@scope/pkg`) and absolute paths are left as they are.
  */
-export function isRelativePathArgument(value: string, cwd: string): boolean {
-  if (value.startsWith('-') || path.isAbsolute(value)) return false;
-  if (value.startsWith('./') || value.startsWith('../')) return true;
-  return value.includes('/') && !value.includes('://') && fs.existsSync(path.join(cwd, value));
-}
-
-function absolutise(value: string, cwd: string): string {
-  return isRelativePathArgument(value, cwd) ? path.resolve(cwd, value) : value;
+export function resolvePathArgument(value: string, cwd: string, exists: (file: string) => boolean = fs.existsSync): string {
+  if (value.startsWith('-') || path.isAbsolute(value)) return value;
+  const explicit = value.startsWith('./') || value.startsWith('../');
+  const relativeFile = value.includes('/') && !value.includes('://') && exists(path.join(cwd, value));
+  return explicit || relativeFile ? path.resolve(cwd, value) : value;
 }
 
 export interface ResolveContext {
   env: Env;
-  /** Directory of the config file: relative `cwd` and `ca` resolve against it. */
-  configDir: string;
+  /** The config file: relative `cwd` and `ca` resolve against its directory; errors name it. */
+  source: string;
+  /** `mcpServers` or `mcp_servers`, whichever the file used, for error paths. */
+  serversKey: string;
 }
 
 export function resolveServer(name: string, entry: ServerEntry, context: ResolveContext): ServerConfig | DisabledServer {
-  if (entry.disabled) return { name, reason: 'disabled in config' };
-  const missing: string[] = [];
-  const { env } = context;
-  const common = {
+  if (entry.disabled === true) return { name, reason: 'disabled in config' };
+  const expander = new EntryExpander(context.env);
+  const server = isRemoteEntry(entry)
+    ? remoteServer(name, entry, expander, context)
+    : stdioServer(name, entry, expander, path.dirname(context.source));
+  const fieldPath = (where: string): string => `${formatJsonPath([context.serversKey, name])}.${where}`;
+  const malformed = expander.problems.filter((problem) => problem.kind === 'malformed');
+  if (malformed.length > 0) {
+    const lines = malformed.map((p) => `  ${fieldPath(p.where)}: malformed variable reference ${p.text}: use \${NAME} or \${NAME:-default}`);
+    throw new ConfigError(`invalid config ${context.source}:\n${lines.join('\n')}`);
+  }
+  const missing = describeMissing(expander.problems);
+  if (missing !== undefined) return { name, reason: missing };
+  if (server.kind === 'remote') checkUrl(server.url, entry.url ?? '', fieldPath('url'), context.source);
+  if (server.kind === 'stdio' && !isDirectory(server.cwd)) return { name, reason: `working directory not found: ${server.cwd}` };
+  return server;
+}
+
+function common(name: string, entry: ServerEntry): Pick<ServerConfig, 'name' | 'description' | 'timeoutMs' | 'alwaysAllow'> {
+  return {
     name,
-    description: entry.description,
-    timeoutMs: (entry.timeout ?? DEFAULT_SERVER_TIMEOUT_S) * 1000,
+    ...(entry.description === undefined ? {} : { description: entry.description }),
+    timeoutMs: Math.round((entry.timeout ?? DEFAULT_SERVER_TIMEOUT_S) * 1000),
     alwaysAllow: entry.alwaysAllow ?? [],
   };
-  const remote = entry.type === 'remote' || entry.type === 'http' || entry.type === 'sse' || (!entry.type && !entry.command);
-  let server: ServerConfig;
-  if (remote) {
-    const ca = entry.ca === undefined ? undefined : path.resolve(context.configDir, expandField(entry.ca, env, 'ca', missing));
-    server = {
-      ...common,
-      kind: 'remote',
-      transport: entry.type === 'http' || entry.type === 'sse' ? entry.type : 'auto',
-      url: expandField(entry.url ?? '', env, 'url', missing),
-      headers: expandMap(entry.headers ?? {}, env, 'headers', missing),
-      ...(ca === undefined ? {} : { ca }),
-    };
-  } else {
-    const cwd = path.resolve(context.configDir, expandField(entry.cwd ?? '.', env, 'cwd', missing));
-    server = {
-      ...common,
-      kind: 'stdio',
-      command: absolutise(expandField(entry.command ?? '', env, 'command', missing), cwd),
-      args: (entry.args ?? []).map((arg, index) => absolutise(expandField(arg, env, `args[${index}]`, missing), cwd)),
-      env: expandMap(entry.env ?? {}, env, 'env', missing),
-      cwd,
-    };
+}
+
+function stdioServer(name: string, entry: ServerEntry, expander: EntryExpander, configDir: string): StdioServerConfig {
+  const cwd = path.resolve(configDir, expander.field(entry.cwd ?? '.', 'cwd'));
+  return {
+    ...common(name, entry),
+    kind: 'stdio',
+    command: resolvePathArgument(expander.field(entry.command ?? '', 'command'), cwd),
+    args: (entry.args ?? []).map((arg, index) => resolvePathArgument(expander.field(arg, `args[${index}]`), cwd)),
+    env: expander.map(entry.env ?? {}, 'env'),
+    cwd,
+  };
+}
+
+function remoteServer(name: string, entry: ServerEntry, expander: EntryExpander, context: ResolveContext): RemoteServerConfig {
+  const ca = entry.ca === undefined ? undefined : path.resolve(path.dirname(context.source), expander.field(entry.ca, 'ca'));
+  return {
+    ...common(name, entry),
+    kind: 'remote',
+    transport: entry.type === 'http' || entry.type === 'sse' ? entry.type : 'auto',
+    url: expander.field(entry.url ?? '', 'url'),
+    headers: expander.map(entry.headers ?? {}, 'headers'),
+    ...(ca === undefined ? {} : { ca }),
+  };
+}
+
+/** The message quotes the URL as written, not expanded: an expanded one may hold a token. */
+function checkUrl(url: string, written: string, where: string, source: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = undefined;
   }
-  if (missing.length > 0) return { name, reason: `missing environment variable ${missing.join(', ')}` };
-  return server;
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new ConfigError(`invalid config ${source}:\n  ${where}: expected an http(s) URL, got ${JSON.stringify(written)}`);
+  }
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export function isDisabled(value: ServerConfig | DisabledServer): value is DisabledServer {

@@ -1,52 +1,80 @@
 /**
- * The shape of `mcp_config.json`, as zod schemas. Server entries follow Claude
- * Desktop's `mcpServers` shape plus our own fields; unknown keys are allowed so a
- * Claude Desktop file works unchanged.
+ * The shape of `mcp_config.json`, as zod schemas. Server entries follow Claude Desktop's
+ * `mcpServers` shape plus our own fields; unknown keys at the top level and inside an
+ * entry are allowed so a Claude Desktop file works unchanged. Our own sections are strict.
  */
 import { z } from 'zod';
 
 const stringMap = z.record(z.string(), z.string());
+/** Node timers overflow past 2^31-1 ms and then fire at once, so longer is refused. */
+const MAX_TIMEOUT_S = 2_147_483;
+const seconds = z.number().positive().max(MAX_TIMEOUT_S);
+
+const REMOTE_TYPES = ['remote', 'http', 'sse'] as const;
+const LOCAL_TYPES = ['local', 'stdio'] as const;
 
 export const serverEntrySchema = z
   .looseObject({
-    type: z.enum(['local', 'stdio', 'remote', 'http', 'sse']).optional(),
+    type: z.enum([...LOCAL_TYPES, ...REMOTE_TYPES]).optional(),
     command: z.string().min(1).optional(),
     args: z.array(z.string()).optional(),
     env: stringMap.optional(),
-    cwd: z.string().optional(),
+    cwd: z.string().min(1).optional(),
     url: z.string().min(1).optional(),
     headers: stringMap.optional(),
-    ca: z.string().optional(),
+    ca: z.string().min(1).optional(),
     disabled: z.boolean().optional(),
-    timeout: z.number().positive().optional(),
+    timeout: seconds.optional(),
     alwaysAllow: z.array(z.string()).optional(),
     description: z.string().optional(),
   })
   .superRefine((entry, context) => {
-    const remote = entry.type === 'remote' || entry.type === 'http' || entry.type === 'sse';
-    const local = entry.type === 'local' || entry.type === 'stdio';
-    if ((remote || (!local && entry.command === undefined)) && entry.url === undefined) {
-      if (remote) context.addIssue({ code: 'custom', path: ['url'], message: `a "${entry.type}" server needs "url"` });
-      else context.addIssue({ code: 'custom', path: [], message: 'a server needs "command" (local) or "url" (remote)' });
+    const issue = (path: string[], message: string): void => context.addIssue({ code: 'custom', path, message });
+    // A parked, half-written entry is fine as long as it stays disabled.
+    if (entry.disabled === true) return;
+    if (entry.type === undefined) {
+      if (entry.command !== undefined && entry.url !== undefined) issue([], 'has both "command" and "url": set "type" to "stdio" or "remote"');
+      if (entry.command === undefined && entry.url === undefined) issue([], 'needs "command" (a local server) or "url" (a remote one)');
+    } else if (isRemoteType(entry.type)) {
+      if (entry.url === undefined) issue(['url'], `a "${entry.type}" server needs "url"`);
+    } else if (entry.command === undefined) {
+      issue(['command'], `a "${entry.type}" server needs "command"`);
     }
-    if (local && entry.command === undefined) {
-      context.addIssue({ code: 'custom', path: ['command'], message: `a "${entry.type}" server needs "command"` });
-    }
+    if (entry.ca !== undefined && !isRemoteEntry(entry)) issue(['ca'], '"ca" applies only to remote servers');
   });
 
 export type ServerEntry = z.infer<typeof serverEntrySchema>;
+type RemoteType = (typeof REMOTE_TYPES)[number];
 
-// Security and routing: names become the `server` in tool calls, so no spaces, dots or slashes.
-const serverName = z.string().regex(/^[A-Za-z0-9_-]+$/, 'server names may use only letters, digits, "_" and "-"');
+function isRemoteType(type: string): type is RemoteType {
+  return (REMOTE_TYPES as readonly string[]).includes(type);
+}
+
+/** With no `type`, `url` means remote and `command` means stdio (Claude Desktop has only `command`). */
+export function isRemoteEntry(entry: ServerEntry): boolean {
+  return entry.type === undefined ? entry.command === undefined : isRemoteType(entry.type);
+}
+
+/**
+ * Server names route tool calls: `server.tool` on the command line and `server__tool` for
+ * the model. So: letters, digits, `-` and `_`, starting with a letter or digit, and no
+ * `__` (the model-facing separator). (zod itself drops a `__proto__` key.)
+ */
+const SERVER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]|_(?!_))*$/;
+const serverName = z
+  .string()
+  .regex(SERVER_NAME, 'server names use letters, digits, "-" and single "_", and start with a letter or digit');
 const serversSchema = z.record(serverName, serverEntrySchema);
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const configFileSchema = z
   .looseObject({
     ollama: z
-      .object({
+      .strictObject({
         base_url: z.string().min(1).optional(),
         model: z.string().min(1).optional(),
-        timeout: z.number().positive().optional(),
+        timeout: seconds.optional(),
         num_ctx: z.number().int().positive().optional(),
         tool_mode: z.enum(['auto', 'native', 'json']).optional(),
         options: z.record(z.string(), z.unknown()).optional(),
@@ -54,12 +82,35 @@ export const configFileSchema = z
       .optional(),
     mcpServers: serversSchema.optional(),
     mcp_servers: serversSchema.optional(),
-    history: z.object({ max_messages: z.number().int().min(2).max(1000).optional() }).optional(),
-    logging: z.object({ level: z.string().optional(), file: z.string().min(1).optional() }).optional(),
+    // At least one user message and its reply, or the window is useless.
+    history: z.strictObject({ max_messages: z.number().int().min(2).optional() }).optional(),
+    logging: z.strictObject({ level: z.enum(LOG_LEVELS).optional(), file: z.string().min(1).optional() }).optional(),
   })
-  .refine((file) => !(file.mcpServers && file.mcp_servers), {
-    message: 'use either "mcpServers" or "mcp_servers", not both',
-    path: ['mcp_servers'],
-  });
+  // Runs even when a field is invalid, so these problems are reported with the others.
+  .superRefine(checkServerMaps, { when: (payload) => isRecord(payload.value) });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Typed loosely on purpose: with `when`, the fields may still be invalid here. */
+function checkServerMaps(file: { mcpServers?: unknown; mcp_servers?: unknown }, context: z.RefinementCtx): void {
+  if (file.mcpServers !== undefined && file.mcp_servers !== undefined) {
+    context.addIssue({ code: 'custom', path: ['mcp_servers'], message: 'use either "mcpServers" or "mcp_servers", not both' });
+  }
+  if (file.mcpServers === undefined && file.mcp_servers === undefined) {
+    context.addIssue({ code: 'custom', path: ['mcpServers'], message: 'missing: add "mcpServers": {} to chat without tools' });
+  }
+  const key = file.mcpServers !== undefined ? 'mcpServers' : 'mcp_servers';
+  const servers = file[key];
+  if (!isRecord(servers)) return;
+  const seen = new Map<string, string>();
+  // The host looks servers up case-insensitively, so `Calc` and `calc` would collide.
+  for (const name of Object.keys(servers)) {
+    const other = seen.get(name.toLowerCase());
+    if (other !== undefined) context.addIssue({ code: 'custom', path: [key, name], message: `same name as "${other}" (names ignore case)` });
+    seen.set(name.toLowerCase(), name);
+  }
+}

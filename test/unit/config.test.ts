@@ -1,94 +1,180 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findConfigFile, loadConfig, loadDotEnv, type LoadConfigOptions } from '../../src/config.js';
-import { normalizeOllamaUrl } from '../../src/config/ollama-url.js';
-import { isRelativePathArgument } from '../../src/config/resolve-server.js';
-import type { RemoteServerConfig, StdioServerConfig } from '../../src/config/types.js';
+import { describe, expect, it } from 'vitest';
+import { findConfigFile, loadConfig, loadDotEnv } from '../../src/config.js';
+import { jsonErrorOffset } from '../../src/config/json-text.js';
+import type { StdioServerConfig } from '../../src/config/types.js';
 import { ConfigError } from '../../src/errors.js';
+import { configErrorOf, SHIPPED_CONFIG, useConfigDir } from '../helpers/config-dir.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-config-')));
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function write(relative: string, content: unknown): string {
-  const file = path.join(dir, relative);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
-  return file;
-}
-
-function options(overrides: Partial<LoadConfigOptions> = {}): LoadConfigOptions {
-  return {
-    cwd: path.join(dir, 'work'),
-    env: {},
-    packageConfigPath: path.join(REPO_ROOT, 'mcp_config.json'),
-    xdgConfigHome: path.join(dir, 'xdg'),
-    ...overrides,
-  };
-}
-
-function errorOf(run: () => unknown): ConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
-
+const { root, write, options } = useConfigDir();
 const minimal = { mcpServers: { calc: { command: 'node', args: ['calc.js'] } } };
+const CLAUDE_DESKTOP = path.join(REPO_ROOT, 'test/fixtures/config/claude_desktop_config.json');
+
+function messageFor(content: unknown): string {
+  const file = write('c.json', content);
+  const error = configErrorOf(() => loadConfig(options({ configPath: file })));
+  expect(error.exitCode).toBe(2);
+  expect(error.message).toContain(file);
+  return error.message;
+}
 
 describe('config discovery', () => {
-  it('prefers --config, then MCP_CHAT_CONFIG, then ./mcp_config.json, then XDG, then the shipped file', () => {
-    const flag = write('flag.json', minimal);
-    const fromEnv = write('env.json', minimal);
-    const local = write('work/mcp_config.json', minimal);
-    const xdg = write('xdg/mcp-chat/mcp_config.json', minimal);
-    const env = { MCP_CHAT_CONFIG: fromEnv };
-    expect(findConfigFile(options({ configPath: flag, env }))).toBe(flag);
-    expect(findConfigFile(options({ env }))).toBe(fromEnv);
-    expect(findConfigFile(options({ env: { MCP_CHAT_CONFIG: '' } }))).toBe(local);
-    fs.rmSync(local);
-    expect(findConfigFile(options())).toBe(xdg);
-    fs.rmSync(xdg);
-    expect(findConfigFile(options())).toBe(path.join(REPO_ROOT, 'mcp_config.json'));
+  function writeAllLevels(): Record<'flag' | 'fromEnv' | 'local' | 'xdg', string> {
+    return {
+      flag: write('flag.json', minimal),
+      fromEnv: write('env.json', minimal),
+      local: write('work/mcp_config.json', minimal),
+      xdg: write('xdg/mcp-chat/mcp_config.json', minimal),
+    };
+  }
+
+  it('uses --config before everything else', () => {
+    const files = writeAllLevels();
+    expect(loadConfig(options({ configPath: files.flag, env: { MCP_CHAT_CONFIG: files.fromEnv } })).source).toBe(files.flag);
   });
 
-  it('names an explicit file that does not exist', () => {
-    expect(errorOf(() => loadConfig(options({ configPath: 'nope.json' }))).message).toContain('nope.json (from --config)');
-    expect(errorOf(() => loadConfig(options({ env: { MCP_CHAT_CONFIG: '/x/y.json' } }))).message).toContain('/x/y.json (from MCP_CHAT_CONFIG)');
+  it('uses MCP_CHAT_CONFIG when there is no --config', () => {
+    const files = writeAllLevels();
+    expect(loadConfig(options({ env: { MCP_CHAT_CONFIG: files.fromEnv } })).source).toBe(files.fromEnv);
   });
 
-  it('reports invalid JSON with the file and the parser position', () => {
-    const file = write('bad.json', '{"mcpServers": {,}}');
-    const error = errorOf(() => loadConfig(options({ configPath: file })));
-    expect(error.message).toContain(file);
-    expect(error.message).toMatch(/not valid JSON.*position/);
-    expect(error.exitCode).toBe(2);
+  it('uses ./mcp_config.json next, and treats an empty MCP_CHAT_CONFIG as unset', () => {
+    const files = writeAllLevels();
+    expect(loadConfig(options({ env: { MCP_CHAT_CONFIG: '' } })).source).toBe(files.local);
+  });
+
+  it('uses $XDG_CONFIG_HOME/mcp-chat/mcp_config.json next', () => {
+    const files = writeAllLevels();
+    fs.rmSync(files.local);
+    expect(loadConfig(options()).source).toBe(files.xdg);
+  });
+
+  it('takes the XDG directory from XDG_CONFIG_HOME, else HOME/.config, when not given', () => {
+    const xdg = write('custom-xdg/mcp-chat/mcp_config.json', minimal);
+    const home = write('home/.config/mcp-chat/mcp_config.json', minimal);
+    const base = { ...options(), xdgConfigHome: undefined };
+    expect(loadConfig({ ...base, env: { XDG_CONFIG_HOME: path.join(root(), 'custom-xdg'), HOME: path.join(root(), 'home') } }).source).toBe(xdg);
+    expect(loadConfig({ ...base, env: { XDG_CONFIG_HOME: 'relative/ignored', HOME: path.join(root(), 'home') } }).source).toBe(home);
+  });
+
+  it('falls back to the shipped file', () => {
+    expect(loadConfig(options()).source).toBe(SHIPPED_CONFIG);
+  });
+
+  it('resolves a relative --config or MCP_CHAT_CONFIG against the start directory', () => {
+    const file = write('work/conf/mine.json', minimal);
+    expect(findConfigFile(options({ configPath: 'conf/mine.json' }))).toBe(file);
+    expect(findConfigFile(options({ env: { MCP_CHAT_CONFIG: './conf/mine.json' } }))).toBe(file);
+  });
+
+  it('names an explicit file that does not exist, and where it came from', () => {
+    write('work/mcp_config.json', minimal);
+    expect(configErrorOf(() => loadConfig(options({ configPath: 'nope.json' }))).message).toBe(
+      `config file not found: ${path.join(root(), 'work/nope.json')} (from --config)`,
+    );
+    expect(configErrorOf(() => loadConfig(options({ env: { MCP_CHAT_CONFIG: '/x/y.json' } }))).message).toContain('/x/y.json (from MCP_CHAT_CONFIG)');
+  });
+
+  it('skips a directory named mcp_config.json and reports when nothing is found at all', () => {
+    fs.mkdirSync(path.join(root(), 'work/mcp_config.json'));
+    const missingShipped = path.join(root(), 'package/mcp_config.json');
+    const error = configErrorOf(() => loadConfig(options({ packageConfigPath: missingShipped })));
+    expect(error.message).toMatch(/^no configuration file found; looked for .*work\/mcp_config\.json, .*xdg\/mcp-chat\/mcp_config\.json, .*package\/mcp_config\.json$/);
+  });
+
+  it('reports an unreadable file with its path', () => {
+    const dir = path.join(root(), 'a-directory.json');
+    fs.mkdirSync(dir);
+    expect(configErrorOf(() => loadConfig(options({ configPath: dir }))).message).toMatch(/^cannot read config .*a-directory\.json: EISDIR/);
+  });
+});
+
+describe('config JSON syntax errors', () => {
+  it.each([
+    ['a trailing comma', '{\n  "mcpServers": {},\n}', 3, 1],
+    ['a comment', '// mine\n{ "mcpServers": {} }', 1, 1],
+    ['single quotes', "{\n  'mcpServers': {}\n}", 2, 3],
+    ['a bare word', '{ "mcpServers": { "a": { "command": node } } }', 1, 37],
+    ['a missing colon', '{ "mcpServers" {} }', 1, 16],
+    ['an empty file', '', 1, 1],
+    ['an unclosed object', '{ "mcpServers": {}\n', 2, 1],
+  ])('names the file, line and column for %s', (_label, text, line, column) => {
+    const file = write('bad.json', text);
+    const error = configErrorOf(() => loadConfig(options({ configPath: file })));
+    expect(error.message).toMatch(new RegExp(`^config ${file} is not valid JSON at line ${line}, column ${column}: \\S`));
+    // V8's copy of the source text is dropped: the position says it better.
+    expect(error.message.slice(error.message.indexOf(', column'))).not.toContain('not valid JSON');
+    expect(error.hint).toContain('no comments');
+  });
+
+  it('accepts a byte-order mark', () => {
+    const file = write('bom.json', `\uFEFF${JSON.stringify(minimal)}`);
+    expect(loadConfig(options({ configPath: file })).servers.map((s) => s.name)).toEqual(['calc']);
+  });
+
+  it('property: the error scanner agrees with JSON.parse on what is valid', () => {
+    const jsonish = fc.string({ unit: fc.constantFrom(...'{}[]":,0123456789-+.eE \n\\utrfalsn'.split('')), maxLength: 24 });
+    const mutated = fc.tuple(fc.jsonValue(), fc.nat(), fc.constantFrom('', ',', '}', '"', '\\', "'", '/')).map(([value, at, insert]) => {
+      const text = JSON.stringify(value);
+      const cut = at % (text.length + 1);
+      return text.slice(0, cut) + insert + text.slice(cut);
+    });
+    fc.assert(
+      fc.property(fc.oneof(jsonish, mutated), (text) => {
+        let valid = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          valid = false;
+        }
+        expect(jsonErrorOffset(text) === -1).toBe(valid);
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });
 
 describe('config validation', () => {
-  it('names the JSON path of every bad field and what was expected', () => {
-    const file = write('c.json', { mcpServers: { calc: { command: 'node', args: ['a', 3] }, web: { type: 'http' } }, ollama: { num_ctx: 'big' } });
-    const message = errorOf(() => loadConfig(options({ configPath: file }))).message;
-    expect(message).toContain('mcpServers.calc.args[1]: Invalid input: expected string, received number');
-    expect(message).toContain('mcpServers.web.url: a "http" server needs "url"');
-    expect(message).toContain('ollama.num_ctx: Invalid input: expected number, received string');
+  it('names the JSON path of every bad field, what was expected and what was found', () => {
+    const message = messageFor({
+      ollama: { num_ctx: 'big', tool_mode: 'magic', timeout: -1 },
+      mcpServers: { calculator: { command: 'node', args: ['a', 3] }, web: { type: 'http' }, slow: { command: 'x', timeout: '60' } },
+      history: { max_messages: 2.5 },
+    });
+    expect(message.split('\n').slice(1)).toEqual([
+      '  ollama.timeout: expected a number > 0, got -1',
+      '  ollama.num_ctx: expected number, got string',
+      '  ollama.tool_mode: expected one of "auto", "native", "json", got "magic"',
+      '  mcpServers.calculator.args[1]: expected string, got number',
+      '  mcpServers.web.url: a "http" server needs "url"',
+      '  mcpServers.slow.timeout: expected number, got string',
+      '  history.max_messages: expected integer, got number 2.5',
+    ]);
   });
 
-  it('refuses both mcpServers and mcp_servers, and bad server names', () => {
-    const both = write('b.json', { mcpServers: {}, mcp_servers: {} });
-    expect(errorOf(() => loadConfig(options({ configPath: both }))).message).toContain('not both');
-    const badName = write('n.json', { mcpServers: { 'my server': { command: 'x' } } });
-    expect(errorOf(() => loadConfig(options({ configPath: badName }))).message).toContain('server names may use only');
+  it('reports unknown keys in our own sections, but not at the top level or in a server entry', () => {
+    const message = messageFor({ ollama: { modle: 'x' }, logging: { level: 'loud' }, anything: 1, mcpServers: { a: { command: 'x', extra: true } } });
+    expect(message).toContain('ollama.modle: unknown key');
+    expect(message).toContain('logging.level: expected one of "fatal", "error", "warn", "info", "debug", "trace", "silent", got "loud"');
+    expect(message).not.toContain('anything');
+    expect(message).not.toContain('extra');
+  });
+
+  it('requires a servers map, and says it may be empty', () => {
+    expect(messageFor({ ollama: {} })).toContain('mcpServers: missing: add "mcpServers": {} to chat without tools');
+    expect(loadConfig(options({ configPath: write('e.json', { mcpServers: {} }) })).servers).toEqual([]);
+  });
+
+  it('caps timeouts where Node timers would overflow', () => {
+    expect(messageFor({ mcpServers: { a: { command: 'x', timeout: 1e7 } } })).toContain('mcpServers.a.timeout: expected a number <= 2147483, got 10000000');
+  });
+
+  it('rejects a file that is not an object', () => {
+    expect(messageFor([1, 2])).toContain('(top level): expected object, got array');
+    expect(messageFor('null')).toContain('(top level): expected object, got null');
   });
 
   it('accepts mcp_servers as an alias', () => {
@@ -96,154 +182,129 @@ describe('config validation', () => {
     expect(loadConfig(options({ configPath: file })).servers.map((s) => s.name)).toEqual(['calc']);
   });
 
-  it('loads a Claude Desktop file unchanged', () => {
-    const file = write('claude_desktop_config.json', {
-      globalShortcut: 'Ctrl+Space',
-      mcpServers: {
-        filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/me/Desktop'] },
-        github: { command: 'docker', args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'tok' } },
-      },
-    });
-    const config = loadConfig(options({ configPath: file }));
-    const fsServer = config.servers[0] as StdioServerConfig;
-    expect(fsServer).toMatchObject({ kind: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/me/Desktop'] });
-    expect(config.servers[1]).toMatchObject({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'tok' } });
+  it('refuses both mcpServers and mcp_servers, also alongside other errors', () => {
+    expect(messageFor({ mcpServers: {}, mcp_servers: {} })).toContain('mcp_servers: use either "mcpServers" or "mcp_servers", not both');
+    const message = messageFor({ mcpServers: {}, mcp_servers: {}, ollama: { model: 3 } });
+    expect(message).toContain('not both');
+    expect(message).toContain('ollama.model: expected string, got number');
   });
 
-  it('fuzz: any JSON value as a config file gives a config or a ConfigError, never a crash', () => {
-    const file = path.join(dir, 'fuzz.json');
-    fc.assert(
-      fc.property(fc.jsonValue(), (value) => {
-        fs.writeFileSync(file, JSON.stringify(value));
-        try {
-          loadConfig(options({ configPath: file }));
-        } catch (error) {
-          expect(error).toBeInstanceOf(ConfigError);
-        }
-      }),
-      { numRuns: 2_000 },
+  it.each(['calculator', 'brave-search', 'my_server', 'GitHub2', '9lives'])('accepts the server name %s', (name) => {
+    const file = write('n.json', { mcpServers: { [name]: { command: 'x' } } });
+    expect(loadConfig(options({ configPath: file })).servers[0]?.name).toBe(name);
+  });
+
+  it.each([['my server', 'mcpServers["my server"]'], ['a.b', 'mcpServers["a.b"]'], ['a/b', 'mcpServers["a/b"]'], ['', 'mcpServers[""]'], ['a__b', 'mcpServers.a__b'], ['-x', 'mcpServers["-x"]']])(
+    'rejects the server name %j, quoting it in the path',
+    (name, at) => {
+      const message = messageFor(`{ "mcpServers": { ${JSON.stringify(name)}: { "command": "x" } } }`);
+      expect(message).toContain(`${at}: invalid name: server names use letters, digits, "-" and single "_"`);
+    },
+  );
+
+  it('drops a "__proto__" key without touching any prototype', () => {
+    const file = write('p.json', '{ "__proto__": { "x": 1 }, "mcpServers": { "__proto__": { "command": "evil" }, "ok": { "command": "node" } } }');
+    expect(loadConfig(options({ configPath: file })).servers.map((s) => s.name)).toEqual(['ok']);
+    expect(({} as Record<string, unknown>).command).toBeUndefined();
+  });
+
+  it('refuses two server names that differ only in case', () => {
+    expect(messageFor({ mcpServers: { calc: { command: 'x' }, Calc: { command: 'y' } } })).toContain('mcpServers.Calc: same name as "calc" (names ignore case)');
+  });
+
+  it('needs command or url, refuses both without a type, and lets type decide', () => {
+    const message = messageFor({
+      mcpServers: {
+        empty: {},
+        both: { command: 'x', url: 'https://h/mcp' },
+        local: { type: 'local', url: 'https://h/mcp' },
+        sse: { type: 'sse', command: 'x' },
+        stdioCa: { command: 'x', ca: 'ca.pem' },
+      },
+    });
+    expect(message).toContain('mcpServers.empty: needs "command" (a local server) or "url" (a remote one)');
+    expect(message).toContain('mcpServers.both: has both "command" and "url": set "type" to "stdio" or "remote"');
+    expect(message).toContain('mcpServers.local.command: a "local" server needs "command"');
+    expect(message).toContain('mcpServers.sse.url: a "sse" server needs "url"');
+    expect(message).toContain('mcpServers.stdioCa.ca: "ca" applies only to remote servers');
+    const typed = loadConfig(options({ configPath: write('t.json', { mcpServers: { both: { type: 'stdio', command: 'x', url: 'https://h/mcp' } } }) }));
+    expect(typed.servers[0]?.kind).toBe('stdio');
+  });
+
+  it('lets a disabled entry be incomplete, but still checks its types', () => {
+    const file = write('d.json', { mcpServers: { parked: { disabled: true } } });
+    expect(loadConfig(options({ configPath: file })).disabled).toEqual([{ name: 'parked', reason: 'disabled in config' }]);
+    expect(messageFor({ mcpServers: { parked: { disabled: 'yes' } } })).toContain('mcpServers.parked.disabled: expected boolean, got string');
+  });
+
+  it('shows the first twelve problems and counts the rest', () => {
+    const servers = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`s${i}`, { command: i }]));
+    const lines = messageFor({ mcpServers: servers }).split('\n');
+    expect(lines).toHaveLength(1 + 12 + 1);
+    expect(lines.at(-1)).toBe('  … and 3 more');
+  });
+
+  it('loads a real Claude Desktop file unchanged', () => {
+    const config = loadConfig(options({ configPath: CLAUDE_DESKTOP }));
+    expect(config.disabled).toEqual([]);
+    expect(config.servers.map((s) => s.name)).toEqual(['filesystem', 'brave-search', 'github', 'sqlite', 'weather', 'fetch']);
+    const [filesystem, brave, github] = config.servers as StdioServerConfig[];
+    expect(filesystem).toEqual({
+      kind: 'stdio', name: 'filesystem', command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/username/Desktop', '/Users/username/Downloads'],
+      env: {}, cwd: path.dirname(CLAUDE_DESKTOP), timeoutMs: 60_000, alwaysAllow: [],
+    });
+    expect(brave).toMatchObject({ command: 'npx', env: { BRAVE_API_KEY: 'BSA-example-key' } });
+    expect(github?.args).toEqual(['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server']);
+    expect(config.servers[4]).toMatchObject({ command: 'uv', args: ['--directory', '/Users/username/projects/weather', 'run', 'weather.py'] });
+  });
+});
+
+describe('config fuzz', () => {
+  function loadsOrConfigError(text: string): void {
+    const file = path.join(root(), 'fuzz.json');
+    fs.writeFileSync(file, text);
+    try {
+      loadConfig(options({ configPath: file }));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+    }
+  }
+
+  it('property: any JSON value as a config file gives a config or a ConfigError, never a crash', () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => loadsOrConfigError(JSON.stringify(value))), { numRuns: 500 });
+  });
+
+  it('property: config-shaped random files give a config or a ConfigError', () => {
+    const field = fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.constantFrom('${X}', '${X:-d}', '${', './a', 'https://h/x', 'stdio', 'sse', 'remote'));
+    const entry = fc.dictionary(fc.constantFrom('type', 'command', 'args', 'env', 'url', 'headers', 'cwd', 'ca', 'disabled', 'timeout', 'alwaysAllow'), field);
+    const file = fc.record(
+      { mcpServers: fc.dictionary(fc.string({ maxLength: 6 }), entry, { maxKeys: 3 }), ollama: fc.dictionary(fc.constantFrom('base_url', 'model', 'timeout', 'num_ctx', 'tool_mode'), field) },
+      { requiredKeys: [] },
     );
+    fc.assert(fc.property(file, (value) => loadsOrConfigError(JSON.stringify(value))), { numRuns: 500 });
+  });
+
+  it('property: any text as a config file gives a config or a ConfigError', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 40 }), loadsOrConfigError), { numRuns: 300 });
   });
 });
 
-describe('config resolution', () => {
-  it('fills defaults and every server field', () => {
-    const file = write('work/mcp_config.json', {
-      mcpServers: {
-        calc: { command: 'node', args: ['./calc.js', '--flag'], timeout: 5, alwaysAllow: ['evaluate'], description: 'Math' },
-        web: { url: 'https://example.com/mcp', headers: { 'X-Key': 'k' }, ca: 'certs/ca.pem' },
-        pinned: { type: 'sse', url: 'http://127.0.0.1:9/sse' },
-        off: { command: 'node', disabled: true },
-      },
-    });
-    const config = loadConfig(options());
-    expect(config.source).toBe(file);
-    expect(config.ollama).toEqual({ baseUrl: 'http://127.0.0.1:11434', model: 'llama3.2', timeoutMs: 120_000, numCtx: 8192, toolMode: 'auto', options: {} });
-    expect(config.history).toEqual({ maxMessages: 10 });
-    expect(config.logging).toEqual({ level: 'info', file: path.join(dir, 'work/logs/mcp-chat.log') });
-    const calc = config.servers[0] as StdioServerConfig;
-    expect(calc).toEqual({
-      kind: 'stdio', name: 'calc', command: 'node', args: [path.join(dir, 'work/calc.js'), '--flag'], env: {},
-      cwd: path.join(dir, 'work'), timeoutMs: 5000, alwaysAllow: ['evaluate'], description: 'Math',
-    });
-    expect(config.servers[1] as RemoteServerConfig).toMatchObject({ kind: 'remote', transport: 'auto', headers: { 'X-Key': 'k' }, ca: path.join(dir, 'work/certs/ca.pem'), timeoutMs: 60_000 });
-    expect(config.servers[2]).toMatchObject({ kind: 'remote', transport: 'sse' });
-    expect(config.disabled).toEqual([{ name: 'off', reason: 'disabled in config' }]);
-  });
-
-  it('expands ${VAR}, ${VAR:-default} and ${PWD}', () => {
-    const file = write('c.json', {
-      mcpServers: {
-        s: { command: '${NODE_BIN:-node}', args: ['${PWD}', '--key=${KEY}'], env: { A: '${KEY}', B: '${UNSET:-fallback}' }, cwd: '${PWD}' },
-      },
-    });
-    const server = loadConfig(options({ configPath: file, env: { KEY: 'k1', PWD: '/elsewhere' } })).servers[0] as StdioServerConfig;
-    expect(server).toMatchObject({ command: 'node', args: [path.join(dir, 'work'), '--key=k1'], env: { A: 'k1', B: 'fallback' }, cwd: path.join(dir, 'work') });
-  });
-
-  it('disables only the server whose variable is missing, naming the variable, and never sends an empty token', () => {
-    const file = write('c.json', {
-      mcpServers: {
-        github: { url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' } },
-        calc: { command: 'node' },
-      },
-    });
-    for (const env of [{}, { GITHUB_TOKEN: '' }]) {
-      const config = loadConfig(options({ configPath: file, env }));
-      expect(config.servers.map((s) => s.name)).toEqual(['calc']);
-      expect(config.disabled).toEqual([{ name: 'github', reason: 'missing environment variable GITHUB_TOKEN (used in headers.Authorization)' }]);
-    }
-    const withToken = loadConfig(options({ configPath: file, env: { GITHUB_TOKEN: 'ghp_x' } }));
-    expect(withToken.servers[0]).toMatchObject({ headers: { Authorization: 'Bearer ghp_x' } });
-  });
-
-  it('resolves cwd and relative arguments against the config file directory', () => {
-    write('proj/dist/server.js', '');
-    const file = write('proj/mcp_config.json', { mcpServers: { s: { command: 'node', args: ['dist/server.js', 'missing/file.js', '-y'] }, t: { command: './bin/run', cwd: 'sub' } } });
-    const config = loadConfig(options({ configPath: file }));
-    expect(config.servers[0]).toMatchObject({ cwd: path.join(dir, 'proj'), args: [path.join(dir, 'proj/dist/server.js'), 'missing/file.js', '-y'] });
-    expect(config.servers[1]).toMatchObject({ cwd: path.join(dir, 'proj/sub'), command: path.join(dir, 'proj/sub/bin/run') });
-  });
-
-  it('applies overrides: flags over environment over file', () => {
-    const file = write('c.json', { ...minimal, ollama: { base_url: 'http://file:1', model: 'file-model', tool_mode: 'json', options: { temperature: 0 } }, logging: { level: 'warn', file: '/tmp/a.log' } });
-    const fromFile = loadConfig(options({ configPath: file }));
-    expect(fromFile.ollama).toMatchObject({ baseUrl: 'http://file:1', model: 'file-model', toolMode: 'json', options: { temperature: 0 } });
-    expect(fromFile.logging).toEqual({ level: 'warn', file: '/tmp/a.log' });
-    const env = { OLLAMA_HOST: 'envhost:2', MCP_CHAT_MODEL: 'env-model', MCP_CHAT_LOG_LEVEL: 'debug', MCP_CHAT_LOG_FILE: 'x.log' };
-    const fromEnv = loadConfig(options({ configPath: file, env }));
-    expect(fromEnv.ollama).toMatchObject({ baseUrl: 'http://envhost:2', model: 'env-model' });
-    expect(fromEnv.logging).toEqual({ level: 'debug', file: path.join(dir, 'work/x.log') });
-    const fromFlags = loadConfig(options({ configPath: file, env, flags: { host: 'flaghost', model: 'flag-model' } }));
-    expect(fromFlags.ollama).toMatchObject({ baseUrl: 'http://flaghost:11434', model: 'flag-model' });
-  });
-
-  it('loads the shipped mcp_config.json with the three local servers as absolute paths', () => {
-    const config = loadConfig(options());
-    expect(config.source).toBe(path.join(REPO_ROOT, 'mcp_config.json'));
-    for (const name of ['calculator', 'file', 'research']) {
-      const server = config.servers.find((s) => s.name === name) as StdioServerConfig;
-      expect(server.args[0]).toBe(path.join(REPO_ROOT, `dist/servers/${name}/main.js`));
-    }
-    expect((config.servers.find((s) => s.name === 'file') as StdioServerConfig).args[1]).toBe(path.join(dir, 'work'));
-  });
-});
-
-describe('helpers', () => {
-  it.each([
-    ['localhost:11434', 'http://localhost:11434'],
-    ['127.0.0.1', 'http://127.0.0.1:11434'],
-    ['0.0.0.0:11434', 'http://127.0.0.1:11434'],
-    ['http://ollama.lan:8080/', 'http://ollama.lan:8080'],
-    ['https://ollama.example.com', 'https://ollama.example.com'],
-  ])('normalises the Ollama URL %s → %s', (input, expected) => {
-    expect(normalizeOllamaUrl(input, 'test')).toBe(expected);
-  });
-
-  it('rejects an Ollama URL it cannot use, naming its origin', () => {
-    expect(errorOf(() => normalizeOllamaUrl('ftp://x', 'OLLAMA_HOST')).message).toContain('(from OLLAMA_HOST)');
-    expect(errorOf(() => normalizeOllamaUrl('http://[bad', '--host')).message).toContain('(from --host)');
-  });
-
-  it('tells path arguments from commands and flags', () => {
-    write('a/b.js', '');
-    expect(isRelativePathArgument('./x', dir)).toBe(true);
-    expect(isRelativePathArgument('../x', dir)).toBe(true);
-    expect(isRelativePathArgument('a/b.js', dir)).toBe(true);
-    expect(isRelativePathArgument('a/missing.js', dir)).toBe(false);
-    expect(isRelativePathArgument('node', dir)).toBe(false);
-    expect(isRelativePathArgument('-y', dir)).toBe(false);
-    expect(isRelativePathArgument('--root=./x', dir)).toBe(false);
-    expect(isRelativePathArgument('/abs', dir)).toBe(false);
-  });
-
-  it('loads .env without overriding variables already set', () => {
+describe('loadDotEnv', () => {
+  it('loads <cwd>/.env without overriding variables that are already set', () => {
     write('work/.env', 'MCP_CHAT_TEST_A=from-file\nMCP_CHAT_TEST_B=from-file\n');
     process.env.MCP_CHAT_TEST_B = 'already-set';
-    loadDotEnv(path.join(dir, 'work'));
-    expect(process.env.MCP_CHAT_TEST_A).toBe('from-file');
-    expect(process.env.MCP_CHAT_TEST_B).toBe('already-set');
-    delete process.env.MCP_CHAT_TEST_A;
-    delete process.env.MCP_CHAT_TEST_B;
+    try {
+      loadDotEnv(path.join(root(), 'work'));
+      expect(process.env.MCP_CHAT_TEST_A).toBe('from-file');
+      expect(process.env.MCP_CHAT_TEST_B).toBe('already-set');
+    } finally {
+      delete process.env.MCP_CHAT_TEST_A;
+      delete process.env.MCP_CHAT_TEST_B;
+    }
+  });
+
+  it('is quiet and harmless when there is no .env', () => {
+    expect(() => loadDotEnv(path.join(root(), 'work'))).not.toThrow();
   });
 });

@@ -1,0 +1,106 @@
+/**
+ * A validated file → `AppConfig`: defaults, then the file, then the environment, then
+ * flags (highest). An empty environment variable or flag counts as unset. Each setting
+ * remembers where it came from so an unusable value is reported with its origin.
+ */
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import type { Env } from './expand.js';
+import { normalizeOllamaUrl } from './ollama-url.js';
+import { isDisabled, resolveServer } from './resolve-server.js';
+import { type ConfigFile, LOG_LEVELS } from './schema.js';
+import type { AppConfig, DisabledServer, OllamaSettings, ServerConfig } from './types.js';
+
+export const DEFAULTS = {
+  baseUrl: 'http://127.0.0.1:11434',
+  model: 'llama3.2',
+  timeoutS: 120,
+  numCtx: 8192,
+  maxMessages: 10,
+  logLevel: 'info',
+  logFile: 'logs/mcp-chat.log',
+} as const;
+
+export interface ResolveOptions {
+  /** Absolute path of the loaded file. */
+  source: string;
+  /** Where mcp-chat was started: `${PWD}`, and the base of a relative log file. */
+  cwd: string;
+  env: Env;
+  flags: { model?: string; host?: string };
+}
+
+interface Setting {
+  value: string;
+  origin: string;
+}
+
+/** The first candidate that is set and non-empty, highest precedence first. */
+function pick(candidates: ReadonlyArray<readonly [string | undefined, string]>, fallback: Setting): Setting {
+  for (const [value, origin] of candidates) {
+    if (value !== undefined && value !== '') return { value, origin };
+  }
+  return fallback;
+}
+
+export function resolveAppConfig(file: ConfigFile, options: ResolveOptions): AppConfig {
+  return {
+    source: options.source,
+    ollama: resolveOllama(file, options),
+    ...resolveServers(file, options),
+    history: { maxMessages: file.history?.max_messages ?? DEFAULTS.maxMessages },
+    logging: resolveLogging(file, options),
+  };
+}
+
+function resolveOllama(file: ConfigFile, options: ResolveOptions): OllamaSettings {
+  const ollama = file.ollama ?? {};
+  const inFile = `in ${options.source}`;
+  const host = pick(
+    [
+      [options.flags.host, '--host'],
+      [options.env.OLLAMA_HOST, 'OLLAMA_HOST'],
+      [ollama.base_url, `ollama.base_url ${inFile}`],
+    ],
+    { value: DEFAULTS.baseUrl, origin: 'default' },
+  );
+  const model = pick(
+    [
+      [options.flags.model, '--model'],
+      [options.env.MCP_CHAT_MODEL, 'MCP_CHAT_MODEL'],
+      [ollama.model, 'file'],
+    ],
+    { value: DEFAULTS.model, origin: 'default' },
+  );
+  return {
+    baseUrl: normalizeOllamaUrl(host.value, host.origin),
+    model: model.value,
+    timeoutMs: Math.round((ollama.timeout ?? DEFAULTS.timeoutS) * 1000),
+    numCtx: ollama.num_ctx ?? DEFAULTS.numCtx,
+    toolMode: ollama.tool_mode ?? 'auto',
+    options: ollama.options ?? {},
+  };
+}
+
+function resolveServers(file: ConfigFile, options: ResolveOptions): { servers: ServerConfig[]; disabled: DisabledServer[] } {
+  const serversKey = file.mcpServers !== undefined ? 'mcpServers' : 'mcp_servers';
+  // ${PWD} is always where mcp-chat was started, whatever the shell exported.
+  const context = { env: { ...options.env, PWD: options.cwd }, source: options.source, serversKey };
+  const servers: ServerConfig[] = [];
+  const disabled: DisabledServer[] = [];
+  for (const [name, entry] of Object.entries(file[serversKey] ?? {})) {
+    const resolved = resolveServer(name, entry, context);
+    if (isDisabled(resolved)) disabled.push(resolved);
+    else servers.push(resolved);
+  }
+  return { servers, disabled };
+}
+
+function resolveLogging(file: ConfigFile, options: ResolveOptions): AppConfig['logging'] {
+  const level = pick([[options.env.MCP_CHAT_LOG_LEVEL, 'MCP_CHAT_LOG_LEVEL']], { value: file.logging?.level ?? DEFAULTS.logLevel, origin: 'file' });
+  if (!(LOG_LEVELS as readonly string[]).includes(level.value)) {
+    throw new ConfigError(`${level.origin}: expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level.value)}`);
+  }
+  const logFile = pick([[options.env.MCP_CHAT_LOG_FILE, 'MCP_CHAT_LOG_FILE']], { value: file.logging?.file ?? DEFAULTS.logFile, origin: 'file' });
+  return { level: level.value, file: path.resolve(options.cwd, logFile.value) };
+}
