@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { MCPChatbot, type ChatbotOptions } from '../../src/chat/orchestrator.js';
+import type { TurnEvent } from '../../src/chat/types.js';
+import { OllamaError } from '../../src/errors.js';
+import { silentLogger } from '../../src/log.js';
+import { FakeToolHost } from '../fakes/fake-tool-host.js';
+import { ScriptedLlm, type ScriptedReply } from '../fakes/scripted-llm.js';
+
+const call = (server: string, tool: string, args: Record<string, unknown>): string =>
+  JSON.stringify({ action: 'use_tool', server, tool, arguments: args });
+
+function setup(replies: ScriptedReply[], overrides: Partial<ChatbotOptions> & { tools?: boolean; approve?: boolean } = {}) {
+  const llm = new ScriptedLlm(replies, { tools: overrides.tools ?? false, thinking: false });
+  const host = new FakeToolHost();
+  const chatbot = new MCPChatbot({
+    llm,
+    host,
+    log: silentLogger,
+    approval: { requiresApproval: (c) => host.requiresApproval(c), approve: async () => overrides.approve ?? false },
+    toolMode: 'auto',
+    maxSteps: 5,
+    maxMessages: 10,
+    numCtx: 8192,
+    ...overrides,
+  });
+  return { llm, host, chatbot };
+}
+
+async function collect(events: AsyncIterable<TurnEvent>, onEvent?: (event: TurnEvent) => void): Promise<TurnEvent[]> {
+  const seen: TurnEvent[] = [];
+  for await (const event of events) {
+    seen.push(event);
+    onEvent?.(event);
+  }
+  return seen;
+}
+
+const ofType = <T extends TurnEvent['type']>(events: TurnEvent[], type: T) =>
+  events.filter((e): e is Extract<TurnEvent, { type: T }> => e.type === type);
+
+describe('MCPChatbot.runTurn', () => {
+  it('runs a text tool call, feeds the result back and streams the final answer', async () => {
+    const { llm, chatbot } = setup([call('calculator', 'evaluate', { expression: '1234*5678' }), '1234 × 5678 = **7006652**.']);
+    const events = await collect(chatbot.runTurn('What is 1234*5678?'));
+    const final = ofType(events, 'final')[0];
+    expect(final).toMatchObject({ answer: '1234 × 5678 = **7006652**.', steps: 2 });
+    expect(final?.toolCalls).toEqual([
+      { server: 'calculator', tool: 'evaluate', arguments: { expression: '1234*5678' }, isError: false, result: '7006652', durationMs: 1 },
+    ]);
+    expect(llm.requests).toHaveLength(2);
+    const second = llm.requests[1]?.messages ?? [];
+    expect(second.at(-1)).toMatchObject({ role: 'user', toolResult: true });
+    expect(second.at(-1)?.content).toContain('7006652');
+    expect(second.at(-1)?.content).toContain('calculator.evaluate');
+    // Only the answer is streamed: the call JSON never reaches the screen.
+    const streamed = ofType(events, 'assistant-delta').map((e) => e.text).join('');
+    expect(streamed).toBe('1234 × 5678 = **7006652**.');
+  });
+
+  it('tells the system prompt the exact JSON format and lists tools by server', async () => {
+    const { llm, chatbot } = setup(['Hello!']);
+    await collect(chatbot.runTurn('hi'));
+    const system = llm.requests[0]?.messages[0];
+    expect(system?.role).toBe('system');
+    expect(system?.content).toContain('{"action":"use_tool","server":"<server>","tool":"<tool>","arguments":{"<parameter>":"<value>"}}');
+    expect(system?.content).toContain('## Server "calculator"');
+    expect(system?.content).toContain('expression (string, required)');
+    expect(llm.requests[0]?.tools).toBeUndefined();
+  });
+
+  it('runs several steps of tools before answering', async () => {
+    const { host, chatbot } = setup([
+      call('calculator', 'evaluate', { expression: '2+3' }),
+      call('calculator', 'evaluate', { expression: '5*4' }),
+      'The answer is 20.',
+    ]);
+    const events = await collect(chatbot.runTurn('(2+3)*4?'));
+    expect(host.calls.map((c) => c.arguments.expression)).toEqual(['2+3', '5*4']);
+    expect(ofType(events, 'final')[0]).toMatchObject({ steps: 3 });
+  });
+
+  it('answers a malformed call with a correction hint, then runs the corrected call', async () => {
+    const { llm, chatbot } = setup([
+      '{"action": "use_tool", "server": "calculator", "tool": "evaluate", "arguments": {"expression": ',
+      call('calculator', 'evaluate', { expression: '6*7' }),
+      '42',
+    ]);
+    const events = await collect(chatbot.runTurn('6*7?'));
+    expect(ofType(events, 'malformed-call')).toHaveLength(1);
+    const hint = llm.requests[1]?.messages.at(-1);
+    expect(hint).toMatchObject({ role: 'user', toolResult: true });
+    expect(hint?.content).toContain('"action": "use_tool"');
+    expect(ofType(events, 'final')[0]).toMatchObject({ answer: '42', steps: 3 });
+  });
+
+  it('reports an unknown tool as a failed call listing the real tools', async () => {
+    const { llm, chatbot } = setup([call('calculator', 'sqrt', { x: 4 }), 'Sorry.']);
+    const events = await collect(chatbot.runTurn('sqrt 4'));
+    const final = ofType(events, 'final')[0];
+    expect(final?.toolCalls).toHaveLength(1);
+    expect(final?.toolCalls[0]).toMatchObject({ tool: 'sqrt', isError: true });
+    expect(llm.requests[1]?.messages.at(-1)?.content).toContain('calculator.evaluate');
+  });
+
+  it('stops at the step limit without a final answer', async () => {
+    const loop = call('calculator', 'evaluate', { expression: '1+1' });
+    const { chatbot } = setup([loop, loop, loop], { maxSteps: 3 });
+    const events = await collect(chatbot.runTurn('loop'));
+    expect(events.at(-1)).toMatchObject({ type: 'step-limit', steps: 3 });
+    expect(ofType(events, 'step-limit')[0]?.toolCalls).toHaveLength(3);
+  });
+
+  it('cancels mid-stream, and the history is as before the turn', async () => {
+    const { chatbot } = setup(['First answer.', { content: 'Partial ans', hang: true }, 'After cancel.']);
+    await collect(chatbot.runTurn('one'));
+    const before = chatbot.conversation.length;
+    const controller = new AbortController();
+    const events = await collect(chatbot.runTurn('two', controller.signal), (event) => {
+      if (event.type === 'assistant-delta') controller.abort();
+    });
+    expect(events.at(-1)).toEqual({ type: 'cancelled' });
+    expect(chatbot.conversation.length).toBe(before);
+    const next = await collect(chatbot.runTurn('three'));
+    expect(ofType(next, 'final')[0]?.answer).toBe('After cancel.');
+  });
+
+  it('cancels mid-tool: the tool is told and the turn ends', async () => {
+    const { host, chatbot } = setup([call('slow', 'wait', {})]);
+    const controller = new AbortController();
+    const events = await collect(chatbot.runTurn('wait', controller.signal), (event) => {
+      if (event.type === 'tool-call') queueMicrotask(() => controller.abort());
+    });
+    expect(events.at(-1)).toEqual({ type: 'cancelled' });
+    expect(host.cancelled).toBe(1);
+  });
+
+  it('denies a tool that needs approval and tells the model', async () => {
+    const { llm, host, chatbot } = setup([call('file', 'write_file', { path: 'a.txt', content: 'x' }), 'I could not write it.']);
+    const events = await collect(chatbot.runTurn('write a.txt'));
+    expect(host.files.size).toBe(0);
+    expect(ofType(events, 'final')[0]?.toolCalls[0]).toMatchObject({ tool: 'write_file', isError: true });
+    expect(llm.requests[1]?.messages.at(-1)?.content).toContain('did not approve');
+  });
+
+  it('runs a tool that needs approval once approved', async () => {
+    const { host, chatbot } = setup([call('file', 'write_file', { path: 'a.txt', content: 'x' }), 'Done.'], { approve: true });
+    await collect(chatbot.runTurn('write a.txt'));
+    expect(host.files.get('a.txt')).toBe('x');
+  });
+
+  it('uses native tool calls when the model supports them, with tool-role results', async () => {
+    const { llm, chatbot } = setup(
+      [{ toolCalls: [{ function: { name: 'calculator__evaluate', arguments: { expression: '2*21' } } }] }, 'It is 42.'],
+      { tools: true },
+    );
+    const events = await collect(chatbot.runTurn('2*21?'));
+    expect(llm.requests[0]?.tools?.map((t) => t.function.name)).toContain('calculator__evaluate');
+    expect(llm.requests[1]?.messages.at(-2)).toMatchObject({ role: 'assistant', toolCalls: [{ function: { name: 'calculator__evaluate' } }] });
+    expect(llm.requests[1]?.messages.at(-1)).toEqual({ role: 'tool', content: '42', toolName: 'calculator__evaluate' });
+    expect(ofType(events, 'final')[0]).toMatchObject({ answer: 'It is 42.', steps: 2 });
+  });
+
+  it('accepts native arguments given as a JSON string', async () => {
+    const { host, chatbot } = setup(
+      [{ toolCalls: [{ function: { name: 'evaluate', arguments: '{"expression":"3*3"}' } }] }, '9'],
+      { tools: true },
+    );
+    await collect(chatbot.runTurn('3*3'));
+    expect(host.calls[0]).toEqual({ server: 'calculator', tool: 'evaluate', arguments: { expression: '3*3' } });
+  });
+
+  it('falls back to text tool calls when the model refuses native tools', async () => {
+    const refusal = new OllamaError('model does not support tools', 'no-tool-support');
+    const { llm, chatbot } = setup([{ error: refusal }, call('calculator', 'evaluate', { expression: '1+2' }), '3'], { tools: true });
+    const events = await collect(chatbot.runTurn('1+2'));
+    expect(ofType(events, 'final')[0]?.answer).toBe('3');
+    expect(llm.requests[1]?.tools).toBeUndefined();
+    expect(llm.requests[1]?.messages[0]?.content).toContain('"action":"use_tool"');
+  });
+
+  it('never executes or shows thinking', async () => {
+    const thinkingCall = call('file', 'write_file', { path: 'x', content: 'y' });
+    const { host, chatbot } = setup([{ thinking: `maybe ${thinkingCall}`, content: `<think>${thinkingCall}</think>The answer is 4.` }]);
+    const events = await collect(chatbot.runTurn('2+2'));
+    expect(host.calls).toHaveLength(0);
+    expect(ofType(events, 'final')[0]?.answer).toBe('The answer is 4.');
+    expect(ofType(events, 'assistant-delta').map((e) => e.text).join('')).toBe('The answer is 4.');
+    expect(ofType(events, 'thinking-delta').length).toBeGreaterThan(0);
+  });
+
+  it('sends at most the last 10 messages, starting at a user message', async () => {
+    const replies = Array.from({ length: 13 }, (_, i) => (i % 2 === 0 ? call('calculator', 'evaluate', { expression: `${i}+1` }) : `answer ${i}`));
+    const { llm, chatbot } = setup(replies);
+    for (let turn = 0; turn < 6; turn++) await collect(chatbot.runTurn(`question ${turn}`));
+    const last = llm.requests.at(-1)?.messages ?? [];
+    expect(last.length).toBeLessThanOrEqual(11);
+    expect(last[1]).toMatchObject({ role: 'user' });
+    expect(last[1]).not.toHaveProperty('toolResult');
+    expect(chatbot.conversation.length).toBeLessThanOrEqual(10);
+  });
+
+  it('reports an Ollama failure as an error event and keeps the conversation', async () => {
+    const down = new OllamaError('Ollama is not reachable at http://127.0.0.1:1', 'unreachable', 'Start it with `ollama serve`');
+    const { chatbot } = setup(['Hi.', { error: down }, 'Back.']);
+    await collect(chatbot.runTurn('one'));
+    const events = await collect(chatbot.runTurn('two'));
+    expect(events.at(-1)).toEqual({ type: 'error', message: down.message, hint: down.hint });
+    expect(chatbot.conversation.all().map((m) => m.content)).toEqual(['one', 'Hi.']);
+  });
+});
