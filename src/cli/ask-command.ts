@@ -1,0 +1,104 @@
+/**
+ * `mcp-chat ask`: one prompt, no REPL. The answer streams to stdout and nothing else
+ * goes there; tool progress goes to stderr only when stderr is a terminal. Tools that
+ * need approval are denied unless --yes, and the model is told.
+ */
+import { MCPChatbot } from '../chat/orchestrator.js';
+import type { ToolCallRecord, TurnEvent } from '../chat/types.js';
+import { ExitCode, assertNever } from '../errors.js';
+import { createOllamaClient } from '../ollama-client.js';
+import type { Output } from './output.js';
+import type { Runtime } from './runtime.js';
+import { formatToolLine } from './tool-line.js';
+import { withHost } from './with-host.js';
+
+export interface AskOptions {
+  json?: boolean;
+  yes?: boolean;
+  maxSteps: number;
+}
+
+interface AskOutcome {
+  exitCode: number;
+  answer: string;
+  steps: number;
+  toolCalls: ToolCallRecord[];
+}
+
+function printEvent(event: TurnEvent, runtime: Runtime, output: Output, options: AskOptions): void {
+  switch (event.type) {
+    case 'assistant-delta':
+      if (!options.json) output.stdoutRaw(event.text);
+      return;
+    case 'tool-result':
+      if (output.stderrIsTty) output.stderr(`${formatToolLine(event.call, event.result)}\n`);
+      return;
+    case 'model-reply':
+      if (runtime.debug) output.stderr(`[debug] step ${event.step} reply (${event.durationMs} ms):\n${event.raw}\n`);
+      return;
+    case 'malformed-call':
+      if (runtime.debug) output.stderr(`[debug] malformed tool call; hint sent: ${event.hint}\n`);
+      return;
+    case 'error':
+      output.stderr(`error: ${event.message}\n${event.hint ? `${event.hint}\n` : ''}`);
+      return;
+    case 'step-limit':
+      output.stderr(`error: no final answer after ${event.steps} steps (raise it with --max-steps)\n`);
+      return;
+    case 'thinking-delta':
+    case 'tool-call':
+    case 'final':
+    case 'cancelled':
+      return;
+    default:
+      assertNever(event);
+  }
+}
+
+function outcomeOf(event: TurnEvent): AskOutcome | undefined {
+  switch (event.type) {
+    case 'final':
+      return { exitCode: ExitCode.ok, answer: event.answer, steps: event.steps, toolCalls: event.toolCalls };
+    case 'step-limit':
+      return { exitCode: ExitCode.stepLimit, answer: '', steps: event.steps, toolCalls: event.toolCalls };
+    case 'error':
+    case 'cancelled':
+      return { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
+    default:
+      return undefined;
+  }
+}
+
+export async function askCommand(runtime: Runtime, output: Output, prompt: string, options: AskOptions): Promise<number> {
+  const { config, log } = runtime;
+  const llm = createOllamaClient(config.ollama, log);
+  // Check Ollama while the servers start: neither waits for the other.
+  const ollamaReady = llm.checkAvailable().then(() => llm.checkModel());
+  ollamaReady.catch(() => undefined);
+  return withHost(runtime, output, async (host) => {
+    await ollamaReady;
+    const chatbot = new MCPChatbot({
+      llm,
+      host,
+      log,
+      approval: { requiresApproval: (call) => host.requiresApproval(call), approve: async () => options.yes === true },
+      toolMode: config.ollama.toolMode,
+      maxSteps: options.maxSteps,
+      maxMessages: config.history.maxMessages,
+      numCtx: config.ollama.numCtx,
+    });
+    let outcome: AskOutcome | undefined;
+    for await (const event of chatbot.runTurn(prompt)) {
+      printEvent(event, runtime, output, options);
+      outcome ??= outcomeOf(event);
+    }
+    const result = outcome ?? { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
+    if (options.json) {
+      const { answer, steps, toolCalls } = result;
+      output.stdout(JSON.stringify({ answer, model: llm.model, toolCalls, steps }, null, 2));
+    } else if (result.exitCode === ExitCode.ok) {
+      output.stdoutRaw('\n');
+    }
+    return result.exitCode;
+  });
+}

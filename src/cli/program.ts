@@ -1,0 +1,79 @@
+/**
+ * The command line: commander definitions only. Each action builds the runtime from
+ * the global flags (accepted before or after the command) and returns an exit code.
+ */
+import { Command, Option } from 'commander';
+import { PACKAGE_VERSION } from '../paths.js';
+import { askCommand } from './ask-command.js';
+import { callCommand } from './call-command.js';
+import { chatCommand } from './chat-command.js';
+import { doctorCommand } from './doctor-command.js';
+import { parseMaxSteps, readPrompt } from './read-prompt.js';
+import type { Output } from './output.js';
+import { createRuntime, type GlobalOptions } from './runtime.js';
+import { toolsCommand } from './tools-command.js';
+
+export type ExitCodeSink = (code: number) => void;
+
+function addGlobalOptions(command: Command): Command {
+  return command
+    .addOption(new Option('-c, --config <path>', 'configuration file (default: discovered mcp_config.json)'))
+    .addOption(new Option('-m, --model <name>', 'Ollama model (overrides MCP_CHAT_MODEL and the config)'))
+    .addOption(new Option('--host <url>', 'Ollama URL (overrides OLLAMA_HOST and the config)'))
+    .addOption(new Option('--debug', 'verbose logging and raw model output'));
+}
+
+/** Global flags merged from the program and the subcommand, whichever side they were given on. */
+function globals(command: Command): GlobalOptions {
+  return command.optsWithGlobals<GlobalOptions>();
+}
+
+export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command {
+  // exitOverride first: subcommands inherit it only when they are created after it.
+  const program = addGlobalOptions(new Command('mcp-chat').exitOverride())
+    .description('Chat with a local Ollama model that can use MCP tools')
+    .version(PACKAGE_VERSION)
+    .showHelpAfterError('(run mcp-chat --help for usage)');
+
+  addGlobalOptions(program.command('chat', { isDefault: true }))
+    .description('the interactive chat (the default command)')
+    .action(async (_options: unknown, command: Command) => {
+      setExitCode(await chatCommand(createRuntime(globals(command))));
+    });
+
+  addGlobalOptions(program.command('ask'))
+    .description('answer one prompt (from the arguments, or stdin when none or "-") and exit')
+    .argument('[prompt...]', 'the prompt')
+    .option('--json', 'print one JSON object: { answer, model, toolCalls, steps }')
+    .option('-y, --yes', 'approve tools that need approval (they are denied otherwise)')
+    .option('--max-steps <n>', 'model calls allowed for this prompt', parseMaxSteps, 5)
+    .action(async (words: string[], options: { json?: boolean; yes?: boolean; maxSteps: number }, command: Command) => {
+      const runtime = createRuntime(globals(command));
+      const prompt = await readPrompt(words, process.stdin);
+      setExitCode(await askCommand(runtime, output, prompt, options));
+    });
+
+  addGlobalOptions(program.command('doctor'))
+    .description('check Ollama, the model and every configured server')
+    .action(async (_options: unknown, command: Command) => {
+      setExitCode(await doctorCommand(createRuntime(globals(command)), output));
+    });
+
+  addGlobalOptions(program.command('tools'))
+    .description('start the configured servers, list their tools and exit')
+    .option('--json', 'print a JSON array of { server, name, description, inputSchema }')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      setExitCode(await toolsCommand(createRuntime(globals(command)), output, options));
+    });
+
+  addGlobalOptions(program.command('call'))
+    .description('call one tool directly, without the model, and print its result')
+    .argument('<server>', 'server name from the configuration')
+    .argument('<tool>', 'tool name')
+    .argument('[json-args]', 'arguments as a JSON object, e.g. \'{"expression":"2+2"}\'')
+    .action(async (server: string, tool: string, json: string | undefined, _options: unknown, command: Command) => {
+      setExitCode(await callCommand(createRuntime(globals(command)), output, { server, tool, json }));
+    });
+
+  return program;
+}

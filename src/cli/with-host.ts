@@ -1,0 +1,40 @@
+/**
+ * Runs a command with the MCP host started, and guarantees the host is closed (every
+ * child process gone) however the command ends: normally, by error, or by a signal.
+ */
+import { McpHost, type HostOptions } from '../mcp/host.js';
+import type { Runtime } from './runtime.js';
+
+/** Exit status for a process ended by a signal: 128 + the signal number. */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+
+export interface HostNotices {
+  /** One line each for servers that are disabled or failed to start. */
+  warn: (line: string) => void;
+}
+
+export async function withHost<T>(
+  runtime: Runtime,
+  notices: HostNotices,
+  run: (host: McpHost) => Promise<T>,
+  hostOptions: Partial<HostOptions> = {},
+): Promise<T> {
+  const host = new McpHost(runtime.config.servers, { log: runtime.log, ...hostOptions });
+  const onSignal = (signal: keyof typeof SIGNAL_EXIT): void => {
+    void host.close().finally(() => process.exit(SIGNAL_EXIT[signal]));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    for (const disabled of runtime.config.disabled) notices.warn(`${disabled.name}: disabled (${disabled.reason})`);
+    await host.start();
+    for (const status of host.statuses()) {
+      if (status.state === 'failed') notices.warn(`${status.name}: ${status.lastError ?? 'failed to start'}`);
+    }
+    return await run(host);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await host.close();
+  }
+}
