@@ -1,0 +1,120 @@
+/**
+ * Built-in REPL commands, typed bare (`tools`) or with a slash (`/tools`), any case.
+ * Parsing and running them is plain data in, data out: no React here.
+ */
+import { assertNever } from '../errors.js';
+import type { NewHistoryItem } from './history.js';
+import type { ChatSession } from './chat-session.js';
+import { formatToolList } from '../cli/tools-command.js';
+
+const COMMANDS = {
+  help: 'show this help',
+  tools: 'list the tools by server, with their parameters',
+  servers: 'show each server: state, tool count, start time, last error',
+  debug: 'toggle debug output: raw model replies, parsed calls, timings',
+  clear: 'forget the conversation and clear the screen',
+  model: 'show the model, or switch: model <name>',
+  quit: 'exit (also: exit, Ctrl+D, Ctrl+C at an empty prompt)',
+} as const;
+export type CommandName = keyof typeof COMMANDS;
+
+const ALIASES: Record<string, CommandName> = { exit: 'quit', '?': 'help' };
+
+export type ParsedInput =
+  | { type: 'message'; text: string }
+  | { type: 'command'; name: CommandName; args: string[] }
+  | { type: 'unknown-command'; text: string; suggestion?: CommandName };
+
+function lookup(word: string): CommandName | undefined {
+  const lower = word.toLowerCase();
+  if (lower in COMMANDS) return lower as CommandName;
+  return ALIASES[lower];
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j] ?? 0;
+      row[j] = Math.min(current + 1, (row[j - 1] ?? 0) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+function suggest(word: string): CommandName | undefined {
+  const names = [...Object.keys(COMMANDS), ...Object.keys(ALIASES)];
+  const best = names.map((name) => ({ name, distance: editDistance(word.toLowerCase(), name) })).sort((x, y) => x.distance - y.distance)[0];
+  return best && best.distance <= 2 ? lookup(best.name) : undefined;
+}
+
+export function parseInput(raw: string): ParsedInput {
+  const text = raw.trim();
+  const [first = '', ...args] = text.split(/\s+/);
+  const slash = first.startsWith('/');
+  const name = lookup(slash ? first.slice(1) : first);
+  // Bare words are commands only when typed alone (or `model <name>`), so "tools are great" is a message.
+  const bareShape = args.length === 0 || (name === 'model' && args.length === 1);
+  if (name && (slash || bareShape)) return { type: 'command', name, args };
+  if (slash && !text.includes(' ', 1) && first.length > 1) return { type: 'unknown-command', text: first, suggestion: suggest(first.slice(1)) };
+  return { type: 'message', text };
+}
+
+export interface CommandResult {
+  items: NewHistoryItem[];
+  clear?: boolean;
+  exit?: boolean;
+}
+
+const info = (text: string): NewHistoryItem => ({ type: 'info', text });
+
+function helpText(): string {
+  const lines = Object.entries(COMMANDS).map(([name, what]) => `  ${name.padEnd(8)} ${what}`);
+  return ['Commands (bare or with a slash):', ...lines, '', 'Keys: Enter sends · ↑/↓ history · Esc or Ctrl+C cancels a reply'].join('\n');
+}
+
+function serversText(session: ChatSession): string {
+  const rows = session.serverStatuses().map((s) => {
+    const started = s.startMs === undefined ? '' : `, started in ${s.startMs} ms`;
+    const error = s.lastError ? `\n      last error: ${s.lastError.split('\n')[0] ?? ''}` : '';
+    return `  ${s.name.padEnd(12)} ${s.state}, ${s.toolCount} tools${started}${error}`;
+  });
+  const disabled = session.disabledServers().map((d) => `  ${d.name.padEnd(12)} disabled: ${d.reason}`);
+  return ['Servers:', ...rows, ...disabled].join('\n');
+}
+
+async function switchModel(session: ChatSession, name: string | undefined): Promise<NewHistoryItem> {
+  if (!name) return info(`Model: ${session.model}`);
+  try {
+    await session.switchModel(name);
+    return info(`Model switched to ${name}.`);
+  } catch (error) {
+    const hint = error instanceof Error && 'hint' in error && typeof error.hint === 'string' ? error.hint : undefined;
+    return { type: 'error', text: error instanceof Error ? error.message : String(error), hint };
+  }
+}
+
+export async function runCommand(command: Extract<ParsedInput, { type: 'command' }>, session: ChatSession): Promise<CommandResult> {
+  switch (command.name) {
+    case 'help':
+      return { items: [info(helpText())] };
+    case 'tools':
+      return { items: [info(formatToolList(session.tools()))] };
+    case 'servers':
+      return { items: [info(serversText(session))] };
+    case 'debug':
+      return { items: [info(`Debug output ${session.toggleDebug() ? 'on' : 'off'}.`)] };
+    case 'clear':
+      session.clearConversation();
+      return { items: [], clear: true };
+    case 'model':
+      return { items: [await switchModel(session, command.args[0])] };
+    case 'quit':
+      return { items: [], exit: true };
+    default:
+      return assertNever(command.name);
+  }
+}

@@ -1,0 +1,38 @@
+/** Model, Ollama and each server's state, updated as servers come up. */
+import { Box, Text } from 'ink';
+import type { ServerStatus } from '../../mcp/host.js';
+import type { OllamaStatus } from '../use-ollama-status.js';
+
+function ServerBadge({ status }: { status: ServerStatus }): React.JSX.Element {
+  switch (status.state) {
+    case 'ready':
+      return <Text color="green">{`${status.name} ✓ ${status.toolCount}`}</Text>;
+    case 'starting':
+      return <Text color="yellow">{`${status.name} starting`}</Text>;
+    case 'crashed':
+      return <Text color="yellow">{`${status.name} restarting`}</Text>;
+    case 'failed':
+    case 'closed':
+      return <Text color="red">{`${status.name} ✗ ${status.state}`}</Text>;
+  }
+}
+
+function OllamaBadge({ status }: { status: OllamaStatus }): React.JSX.Element {
+  if (status.state === 'ok') return <Text color="green">ollama ✓</Text>;
+  if (status.state === 'checking') return <Text color="yellow">ollama …</Text>;
+  return <Text color="red">ollama ✗</Text>;
+}
+
+export function StatusBar({ model, ollama, servers }: { model: string; ollama: OllamaStatus; servers: ServerStatus[] }): React.JSX.Element {
+  const ready = servers.length > 0 && servers.every((s) => s.state !== 'starting');
+  return (
+    <Box marginTop={1} gap={2} flexWrap="wrap">
+      <Text dimColor>{model}</Text>
+      <OllamaBadge status={ollama} />
+      {servers.map((status) => (
+        <ServerBadge key={status.name} status={status} />
+      ))}
+      {ready ? <Text dimColor>ready</Text> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,24 @@
+/**
+ * What the REPL shows, as data: committed history items (rendered once into the
+ * terminal's scrollback by `<Static>`) and the one pending item that still changes.
+ */
+import type { ToolCall, ToolResult } from '../chat/types.js';
+
+export type HistoryItem =
+  | { id: number; type: 'banner'; model: string; configSource: string }
+  | { id: number; type: 'user'; text: string }
+  | { id: number; type: 'assistant'; text: string }
+  | { id: number; type: 'tool'; call: ToolCall; result: ToolResult }
+  | { id: number; type: 'info'; text: string }
+  | { id: number; type: 'error'; text: string; hint?: string }
+  | { id: number; type: 'debug'; text: string };
+
+/** A history item before it is given its id. */
+export type NewHistoryItem = HistoryItem extends infer T ? (T extends HistoryItem ? Omit<T, 'id'> : never) : never;
+
+export type Activity =
+  | { type: 'idle' }
+  | { type: 'waiting' }
+  | { type: 'streaming'; text: string }
+  | { type: 'tool'; call: ToolCall; streamed: string }
+  | { type: 'approval'; call: ToolCall };

@@ -1,0 +1,101 @@
+/**
+ * The input line as a pure state machine: editing keys, ↑/↓ through earlier inputs,
+ * and pasted multi-line text kept whole. The Prompt component only renders it.
+ */
+
+export interface LineState {
+  text: string;
+  cursor: number;
+  /** Earlier inputs, oldest first. */
+  history: string[];
+  /** Position while browsing history; null when editing a fresh line. */
+  browsing: number | null;
+  /** The fresh line, kept while browsing history. */
+  draft: string;
+}
+
+/** The subset of Ink's `Key` the editor reads. */
+export interface EditorKey {
+  return?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  leftArrow?: boolean;
+  rightArrow?: boolean;
+  upArrow?: boolean;
+  downArrow?: boolean;
+  ctrl?: boolean;
+  meta?: boolean;
+  tab?: boolean;
+  escape?: boolean;
+}
+
+export const emptyLine: LineState = { text: '', cursor: 0, history: [], browsing: null, draft: '' };
+
+/** Inputs kept for ↑/↓. */
+const MAX_HISTORY = 200;
+
+const at = (state: LineState, text: string, cursor: number): LineState => ({ ...state, text, cursor, browsing: null });
+
+function insert(state: LineState, chunk: string): LineState {
+  // Terminals send pasted newlines as carriage returns.
+  const clean = chunk.replace(/\r\n?/g, '\n');
+  return at(state, state.text.slice(0, state.cursor) + clean + state.text.slice(state.cursor), state.cursor + clean.length);
+}
+
+function browse(state: LineState, direction: -1 | 1): LineState {
+  const { history } = state;
+  if (history.length === 0) return state;
+  const from = state.browsing ?? history.length;
+  const to = Math.min(history.length, Math.max(0, from + direction));
+  if (to === from) return state;
+  const draft = state.browsing === null ? state.text : state.draft;
+  const text = to === history.length ? draft : (history[to] ?? '');
+  return { ...state, text, cursor: text.length, browsing: to === history.length ? null : to, draft };
+}
+
+function control(state: LineState, input: string): LineState {
+  const { text, cursor } = state;
+  switch (input) {
+    case 'a':
+      return { ...state, cursor: 0 };
+    case 'e':
+      return { ...state, cursor: text.length };
+    case 'u':
+      return at(state, text.slice(cursor), 0);
+    case 'k':
+      return at(state, text.slice(0, cursor), cursor);
+    case 'w': {
+      const start = text.slice(0, cursor).replace(/\S+\s*$/, '').length;
+      return at(state, text.slice(0, start) + text.slice(cursor), start);
+    }
+    default:
+      return state;
+  }
+}
+
+export interface EditResult {
+  state: LineState;
+  /** Set when Enter submitted a non-empty line. */
+  submitted?: string;
+}
+
+export function editLine(state: LineState, input: string, key: EditorKey): EditResult {
+  const { text, cursor } = state;
+  if (input.length > 1 && !key.ctrl && !key.meta) return { state: insert(state, input) };
+  if (key.return) {
+    if (!text.trim()) return { state: at(state, '', 0) };
+    const history = [...state.history.filter((entry) => entry !== text), text].slice(-MAX_HISTORY);
+    return { state: { ...emptyLine, history }, submitted: text };
+  }
+  // Most terminals send Backspace as DEL, which Ink reports as `delete`.
+  if (key.backspace || key.delete) {
+    return { state: cursor === 0 ? state : at(state, text.slice(0, cursor - 1) + text.slice(cursor), cursor - 1) };
+  }
+  if (key.leftArrow) return { state: { ...state, cursor: Math.max(0, cursor - 1) } };
+  if (key.rightArrow) return { state: { ...state, cursor: Math.min(text.length, cursor + 1) } };
+  if (key.upArrow) return { state: browse(state, -1) };
+  if (key.downArrow) return { state: browse(state, 1) };
+  if (key.ctrl) return { state: control(state, input) };
+  if (key.meta || key.tab || key.escape || input === '') return { state };
+  return { state: insert(state, input) };
+}
