@@ -1,23 +1,41 @@
 /**
  * Opens a session to a remote MCP server: Streamable HTTP first, and the legacy SSE
  * transport when the server answers that request with a 4xx that is not about
- * authentication and the entry does not pin a transport.
+ * authentication and the entry does not pin a transport. The whole connect, fallback
+ * included, is bounded by `timeoutMs`; failures never echo credentials.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/types.js';
+import { errorMessage } from '../errors.js';
+import { redactSecrets } from '../log.js';
 import type { Connection, ConnectOptions } from './connect.js';
 import { CLIENT_INFO } from './connect.js';
+import { createRemoteFetch } from './remote-fetch.js';
+import { SessionRecoveringTransport } from './session-recovery.js';
 
-type RemoteTransport = StreamableHTTPClientTransport | SSEClientTransport;
+type TransportKind = 'http' | 'sse';
 
-function createTransport(kind: 'http' | 'sse', config: RemoteServerConfig): RemoteTransport {
+interface Attempt {
+  config: RemoteServerConfig;
+  options: ConnectOptions;
+  fetch: FetchLike;
+  /** `Date.now()` by which the whole connect must have succeeded. */
+  deadline: number;
+}
+
+function createTransport(kind: TransportKind, { config, options, fetch }: Attempt): Transport {
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
-  return kind === 'http'
-    ? new StreamableHTTPClientTransport(url, { requestInit })
-    : new SSEClientTransport(url, { requestInit });
+  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, fetch });
+  // A restarted server forgets its sessions; this transport opens a new one instead of failing every call.
+  return new SessionRecoveringTransport({
+    create: () => new StreamableHTTPClientTransport(url, { requestInit, fetch }),
+    log: options.log,
+    timeoutMs: options.timeoutMs,
+  });
 }
 
 /** A 4xx from a Streamable HTTP request other than 401/403 means "try SSE" (MCP back-compat rule). */
@@ -26,30 +44,76 @@ function wantsSseFallback(error: unknown): boolean {
   return error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403;
 }
 
-async function open(kind: 'http' | 'sse', config: RemoteServerConfig, options: ConnectOptions): Promise<Client> {
+/** The URL without query or credentials, for logs and messages (a query may carry an API key). */
+function displayUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+async function open(kind: TransportKind, attempt: Attempt): Promise<Client> {
+  const remaining = attempt.deadline - Date.now();
+  const seconds = attempt.options.timeoutMs / 1000;
+  const timeoutMessage = `no answer from ${displayUrl(attempt.config.url)} within ${seconds} s`;
+  if (remaining <= 0) throw new Error(timeoutMessage);
   const client = new Client(CLIENT_INFO);
+  let timer: NodeJS.Timeout | undefined;
+  // The SDK bounds the initialize request, but not the SSE stream it opens first: bound the whole step here.
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(timeoutMessage)), remaining);
+  });
   try {
-    await client.connect(createTransport(kind, config), { timeout: options.timeoutMs });
+    await Promise.race([client.connect(createTransport(kind, attempt), { timeout: remaining }), timedOut]);
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
   return client;
 }
 
-export async function connectRemote(config: RemoteServerConfig, options: ConnectOptions): Promise<Connection> {
-  let client: Client;
-  if (config.transport === 'auto') {
-    try {
-      client = await open('http', config, options);
-    } catch (error) {
-      if (!wantsSseFallback(error)) throw error;
-      options.log.info({ url: config.url }, 'Streamable HTTP refused; falling back to SSE');
-      client = await open('sse', config, options);
-    }
-  } else {
-    client = await open(config.transport, config, options);
+async function openWithFallback(attempt: Attempt): Promise<Client> {
+  const { config, options } = attempt;
+  if (config.transport !== 'auto') return open(config.transport, attempt);
+  try {
+    return await open('http', attempt);
+  } catch (error) {
+    if (!wantsSseFallback(error)) throw error;
+    options.log.info({ url: displayUrl(config.url) }, 'Streamable HTTP refused; falling back to SSE');
+    return open('sse', attempt);
   }
-  client.onclose = options.onClosed;
+}
+
+/** 401/403 at connect: say it is about credentials and which header carried them, never their value. */
+function authenticationFailure(error: unknown, config: RemoteServerConfig): Error | undefined {
+  const code = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
+  if (code !== 401 && code !== 403) return undefined;
+  const status = code === 401 ? '401 Unauthorized' : '403 Forbidden';
+  const credentialHeaders = Object.keys(config.headers).filter((name) => /auth|token|key/i.test(name));
+  const hint = credentialHeaders.length > 0
+    ? `the server rejected the credentials in the ${credentialHeaders.map((name) => `"${name}"`).join(', ')} header; ` +
+      'check the token in your config or the environment variable it comes from (e.g. "Bearer ${GITHUB_TOKEN}")'
+    : `no Authorization header was sent; add "headers": { "Authorization": "Bearer \${TOKEN}" } to the "${config.name}" entry`;
+  return new Error(`authentication problem: ${displayUrl(config.url)} answered ${status}; ${hint}`);
+}
+
+function explainConnectFailure(error: unknown, config: RemoteServerConfig): Error {
+  // Security: SDK errors quote the server's response body, which may echo the request's headers.
+  return authenticationFailure(error, config) ?? new Error(redactSecrets(errorMessage(error)));
+}
+
+export async function connectRemote(config: RemoteServerConfig, options: ConnectOptions): Promise<Connection> {
+  const remote = await createRemoteFetch(config);
+  let client: Client;
+  try {
+    client = await openWithFallback({ config, options, fetch: remote.fetch, deadline: Date.now() + options.timeoutMs });
+  } catch (error) {
+    await remote.close().catch(() => undefined);
+    throw explainConnectFailure(error, config);
+  }
+  client.onclose = () => {
+    void remote.close().catch(() => undefined);
+    options.onClosed();
+  };
   return { client, stderrTail: () => '' };
 }
