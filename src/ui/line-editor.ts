@@ -81,7 +81,13 @@ export interface EditResult {
 
 export function editLine(state: LineState, input: string, key: EditorKey): EditResult {
   const { text, cursor } = state;
-  if (input.length > 1 && !key.ctrl && !key.meta) return { state: insert(state, input) };
+  if (input.length > 1 && !key.ctrl && !key.meta) {
+    // Fast typing can deliver a line and its Enter in one chunk: one trailing CR submits.
+    // A chunk with line breaks inside is a paste, kept whole for the user to send.
+    const typedLine = input.endsWith('\r') && !input.slice(0, -1).includes('\r');
+    if (!typedLine) return { state: insert(state, input) };
+    return editLine(insert(state, input.slice(0, -1)), '\r', { return: true });
+  }
   if (key.return) {
     if (!text.trim()) return { state: at(state, '', 0) };
     const history = [...state.history.filter((entry) => entry !== text), text].slice(-MAX_HISTORY);

@@ -31,6 +31,12 @@ describe('line editor', () => {
     expect(result.state.text).toBe('line one\nline two\nline three');
   });
 
+  it('submits a line that arrives together with its Enter', () => {
+    const result = editLine(type(emptyLine, 'ask: '), 'what now?\r', {});
+    expect(result.submitted).toBe('ask: what now?');
+    expect(result.state.text).toBe('');
+  });
+
   it('supports Ctrl+A, Ctrl+E, Ctrl+U, Ctrl+K and Ctrl+W', () => {
     const base = type(emptyLine, 'one two three');
     expect(type(base, ['w', { ctrl: true }]).text).toBe('one two ');

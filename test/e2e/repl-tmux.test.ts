@@ -1,0 +1,88 @@
+/**
+ * The REPL as a person uses it: the real binary in a real terminal (tmux), the fake
+ * Ollama, our real servers. Start, wait for "ready", run built-ins, ask a question
+ * that uses a tool, cancel a slow reply, clear, quit — and nothing is left running.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
+import { CLI, cleanEnv } from '../helpers/run-cli.js';
+import { isProcessAlive } from '../helpers/server-configs.js';
+import { TmuxPane, descendants } from '../helpers/tmux.js';
+
+const SCREEN_WAIT = { timeout: 20_000, interval: 100 };
+
+describe.skipIf(!TmuxPane.available())('the REPL in a terminal', () => {
+  let ollama: FakeOllama;
+  let workDir: string;
+  const pane = new TmuxPane();
+
+  const waitForScreen = (pattern: RegExp): Promise<void> =>
+    vi.waitFor(() => expect(pane.screen()).toMatch(pattern), SCREEN_WAIT);
+
+  beforeAll(async () => {
+    ollama = await startFakeOllama({ models: [{ name: 'llama3.2', capabilities: ['completion'] }] });
+    workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-repl-')));
+    const env = cleanEnv({ HOME: workDir, OLLAMA_HOST: ollama.url, TERM: 'xterm-256color', MCP_CHAT_LOG_FILE: path.join(workDir, 'log.jsonl') });
+    pane.start([process.execPath, CLI], { cwd: workDir, env });
+  });
+
+  afterAll(async () => {
+    pane.kill();
+    await ollama.close();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('starts and shows the servers coming up', async () => {
+    await waitForScreen(/calculator ✓ 1.*file ✓ 5.*research ✓ 2.*ready/s);
+    expect(pane.screen()).toContain('ollama ✓');
+  });
+
+  it('lists tools with the bare built-in command', async () => {
+    pane.type('tools', 'Enter');
+    await waitForScreen(/evaluate\(expression\)/);
+    expect(pane.screen()).toContain('search_papers(topic, max_results?)');
+  });
+
+  it('answers a question that uses the calculator, with a tool line and the streamed answer', async () => {
+    ollama.script(
+      JSON.stringify({ action: 'use_tool', server: 'calculator', tool: 'evaluate', arguments: { expression: '1234*5678' } }),
+      'The answer is **7006652**.',
+    );
+    pane.type('What is 1234*5678?', 'Enter');
+    await waitForScreen(/The answer is 7006652\./);
+    const screen = pane.screen();
+    expect(screen).toMatch(/✓ calculator\.evaluate\(expression="1234\*5678"\) \d+ ms → 7006652/);
+    expect(screen).not.toContain('"action"');
+  });
+
+  it('cancels a slow reply with Ctrl+C and keeps the session', async () => {
+    ollama.script({ text: ['This reply never finishes', ' and never ends.'], chunkDelayMs: 60_000 }, 'Still here.');
+    pane.type('Tell me a long story', 'Enter');
+    await waitForScreen(/This reply never/);
+    pane.type('', 'C-c');
+    await waitForScreen(/Cancelled\./);
+    pane.type('Are you there?', 'Enter');
+    await waitForScreen(/Still here\./);
+  });
+
+  it('clears the screen and the conversation', async () => {
+    pane.type('/clear', 'Enter');
+    await vi.waitFor(() => expect(pane.screen()).not.toContain('7006652'), SCREEN_WAIT);
+    ollama.script('Fresh start.');
+    pane.type('hello', 'Enter');
+    await waitForScreen(/Fresh start\./);
+    const lastRequest = ollama.chatRequests.at(-1);
+    expect(lastRequest?.messages.map((m) => m.content)).not.toContain('What is 1234*5678?');
+  });
+
+  it('quits and leaves no child process behind', async () => {
+    const children = descendants(pane.panePid());
+    expect(children.length).toBeGreaterThanOrEqual(3);
+    pane.type('quit', 'Enter');
+    await vi.waitFor(() => expect(pane.exited()).toBe(true), SCREEN_WAIT);
+    await vi.waitFor(() => expect(children.filter(isProcessAlive)).toEqual([]), SCREEN_WAIT);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Drives a real terminal: a program runs in a detached tmux pane on a private socket,
+ * keys are sent as a person types them, and the screen is read back as text.
+ */
+import { execFileSync } from 'node:child_process';
+
+export class TmuxPane {
+  private readonly socket = `mcp-chat-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private readonly session = 'main';
+
+  static available(): boolean {
+    try {
+      execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+  }
+
+  start(command: string[], options: { cwd: string; env: Record<string, string>; width?: number; height?: number }): void {
+    const envArgs = Object.entries(options.env).map(([key, value]) => `${key}=${value}`);
+    this.tmux(
+      'new-session', '-d', '-s', this.session, '-x', String(options.width ?? 120), '-y', String(options.height ?? 40),
+      '-c', options.cwd, 'env', '-i', ...envArgs, ...command,
+    );
+    // Keep the pane after the program exits, so its last screen and exit can be inspected.
+    this.tmux('set-option', '-t', this.session, 'remain-on-exit', 'on');
+  }
+
+  /** Types text literally (no key-name interpretation), then any named keys such as Enter or C-c. */
+  type(text: string, ...keys: string[]): void {
+    if (text) this.tmux('send-keys', '-t', this.session, '-l', text);
+    if (keys.length > 0) this.tmux('send-keys', '-t', this.session, ...keys);
+  }
+
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-t', this.session, '-S', '-200');
+  }
+
+  panePid(): number {
+    return Number(this.tmux('display-message', '-p', '-t', this.session, '#{pane_pid}').trim());
+  }
+
+  /** True once the program in the pane has exited. */
+  exited(): boolean {
+    return this.tmux('display-message', '-p', '-t', this.session, '#{pane_dead}').trim() === '1';
+  }
+
+  kill(): void {
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Every process below `pid`, found through /proc-backed `ps`. */
+export function descendants(pid: number): number[] {
+  const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });
+  const children = new Map<number, number[]>();
+  for (const line of out.trim().split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number);
+    if (child === undefined || parent === undefined) continue;
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const found: number[] = [];
+  const queue = [...(children.get(pid) ?? [])];
+  while (queue.length > 0) {
+    const next = queue.shift() as number;
+    found.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return found;
+}
