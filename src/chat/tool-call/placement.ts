@@ -1,0 +1,93 @@
+/**
+ * Tells a call from an example. A call is the reply's main content: alone, in a fence
+ * that is the whole reply, or with only a short lead-in and trailer. Policy: prose that
+ * presents the object as an example, a hypothetical or a recap, or prose too long to be
+ * a lead-in, makes it quoted text that is shown, never run.
+ */
+import type { Span } from './json-scan.js';
+
+// A lead-in is a sentence or two ("Let me check the file."); an explanation is longer.
+const MAX_LEAD_IN = 400;
+const MAX_TRAILER = 300;
+const MAX_PROSE = 600;
+
+// Phrases that present JSON as an illustration rather than an action. Flat alternations
+// with word boundaries only: linear on any input. Kept narrow on purpose: a retry's
+// lead-in ("That path was wrong, let me list the directory:") must not match.
+const EXAMPLE_CUES: RegExp[] = [
+  /\b(?:for|an|as|this|that|the following|such|another) examples?\b/i,
+  /\bexamples?\s*:/i,
+  /\be\.g\./i,
+  /\bfor instance\b/i,
+  /\blike (?:this|so|the following)\b/i,
+  /\b(?:would|could|might) (?:reply|respond|answer|write|send|output|emit|use|call|look)\b/i,
+  /\byou (?:can|could|would|should|might|may) (?:write|send|call|use|reply|respond|emit|output|run)\b/i,
+  /\bhere(?: is|'s) how\b/i,
+  /\b(?:format|syntax|template|schema) (?:is|looks|would)\b/i,
+  /\b(?:does not|doesn't|do not|don't|won't|will not) need\b/i,
+  /\bno (?:need|tool is needed|tool call is needed)\b/i,
+  /\bif (?:I|we) (?:were|wanted)\b/i,
+];
+
+// A recap names a call already made ("I called {…} and it returned 2"). Only the text
+// after the object counts: before it, such words usually explain a retry.
+const RECAP_CUES: RegExp[] = [/\b(?:I|we) (?:called|used|ran|invoked)\b/i, /\bwas (?:called|used|run|invoked)\b/i, /\breturned\b/i];
+
+export function hasExampleCue(prose: string): boolean {
+  return EXAMPLE_CUES.some((cue) => cue.test(prose));
+}
+
+function inInlineCode(text: string, span: Span): boolean {
+  return text[span.start - 1] === '`' && text[span.end] === '`' && text[span.start - 2] !== '`';
+}
+
+function merge(intervals: Span[]): Span[] {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start);
+  const merged: Span[] = [];
+  for (const interval of sorted) {
+    const last = merged.at(-1);
+    if (last && interval.start <= last.end) last.end = Math.max(last.end, interval.end);
+    else merged.push({ ...interval });
+  }
+  return merged;
+}
+
+interface Prose {
+  lead: string;
+  trailer: string;
+  all: string;
+}
+
+/** The text around the calls, with the calls and their decorations taken out. */
+export function proseAround(text: string, calls: Span[], decorations: Span[]): Prose {
+  const covered = merge([...calls, ...decorations]);
+  const firstCall = Math.min(...calls.map((call) => call.start));
+  const lastCall = Math.max(...calls.map((call) => call.end));
+  const pieces: { start: number; text: string }[] = [];
+  let from = 0;
+  for (const interval of [...covered, { start: text.length, end: text.length }]) {
+    if (interval.start > from) pieces.push({ start: from, text: text.slice(from, interval.start) });
+    from = Math.max(from, interval.end);
+  }
+  const join = (selected: { text: string }[]): string => selected.map((piece) => piece.text.trim()).filter(Boolean).join(' ');
+  return {
+    lead: join(pieces.filter((piece) => piece.start < firstCall)),
+    trailer: join(pieces.filter((piece) => piece.start >= lastCall)),
+    all: join(pieces),
+  };
+}
+
+/**
+ * Whether the calls are what the reply does, rather than something it talks about.
+ * `explicit`: a tool-call token was present, so a long lead-in is still a lead-in.
+ */
+export function presentedAsCalls(text: string, calls: Span[], decorations: Span[], explicit: boolean): boolean {
+  const prose = proseAround(text, calls, decorations);
+  if (prose.all === '') return true;
+  // `{…}` in inline code inside a sentence is being talked about, not sent.
+  if (calls.some((call) => inInlineCode(text, call)) && prose.all.replaceAll('`', '').trim() !== '') return false;
+  if (!explicit && (prose.lead.length > MAX_LEAD_IN || prose.trailer.length > MAX_TRAILER || prose.all.length > MAX_PROSE)) {
+    return false;
+  }
+  return !hasExampleCue(prose.all) && !RECAP_CUES.some((cue) => cue.test(prose.trailer));
+}
