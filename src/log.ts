@@ -23,7 +23,7 @@ const SECRET_PATTERNS: RegExp[] = [
 
 export function redactSecrets(text: string): string {
   return SECRET_PATTERNS.reduce(
-    (out, pattern) => out.replace(pattern, (match, scheme: string) =>
+    (out, pattern) => out.replace(pattern, (_match, scheme: string) =>
       /^(Bearer|Basic|token)$/i.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED),
     text,
   );

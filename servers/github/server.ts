@@ -47,6 +47,20 @@ async function guarded(run: () => Promise<string>): Promise<CallToolResult> {
   }
 }
 
+interface ContentsArgs {
+  owner: string;
+  repo: string;
+  path?: string;
+  ref?: string;
+}
+
+/** GET /repos/{owner}/{repo}/contents/{path}: the one request behind list_files and get_file_content. */
+async function getContents(client: GitHubClient, args: ContentsArgs, requestInfo: RequestInfo | undefined): Promise<{ body: unknown; subject: string }> {
+  const subject = subjectOf(args, args.path);
+  const body = await client.get(contentsPath(args, args.path), { subject, query: { ref: args.ref }, authorization: incomingAuthorization(requestInfo) });
+  return { body, subject };
+}
+
 export function createServer(options: GitHubServerOptions): McpServer {
   const server = new McpServer(
     { name: 'github', version: '0.1.0' },
@@ -105,13 +119,7 @@ function registerContentTools(server: McpServer, client: GitHubClient, maxFileBy
       inputSchema: { owner, repo, path: z.string().optional().describe('Directory inside the repository, e.g. "src" (default: the root).'), ref },
       annotations: READ_ONLY,
     },
-    (args, extra) =>
-      guarded(async () => {
-        const path = contentsPath(args, args.path);
-        const subject = subjectOf(args, args.path);
-        const body = await client.get(path, { subject, query: { ref: args.ref }, authorization: incomingAuthorization(extra.requestInfo) });
-        return directoryListing(body, subject);
-      }),
+    (args, extra) => guarded(() => getContents(client, args, extra.requestInfo).then(({ body, subject }) => directoryListing(body, subject))),
   );
   server.registerTool(
     'get_file_content',
@@ -122,11 +130,6 @@ function registerContentTools(server: McpServer, client: GitHubClient, maxFileBy
       annotations: READ_ONLY,
     },
     (args, extra) =>
-      guarded(async () => {
-        const path = contentsPath(args, args.path);
-        const subject = subjectOf(args, args.path);
-        const body = await client.get(path, { subject, query: { ref: args.ref }, authorization: incomingAuthorization(extra.requestInfo) });
-        return fileContent(body, subject, maxFileBytes);
-      }),
+      guarded(() => getContents(client, args, extra.requestInfo).then(({ body, subject }) => fileContent(body, subject, maxFileBytes))),
   );
 }

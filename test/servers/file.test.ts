@@ -9,11 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type FileServerOptions } from '../../servers/file/server.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
+import { callText, connectInMemory } from '../helpers/in-memory-client.js';
 
 const MAIN = path.join(REPO_ROOT, 'dist/servers/file/main.js');
 
@@ -21,18 +20,12 @@ let root: string;
 const clients: Client[] = [];
 
 async function connect(options: Partial<FileServerOptions> = {}): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'file-test', version: '1.0.0' });
-  await Promise.all([createServer({ roots: [root], ...options }).connect(serverSide), client.connect(clientSide)]);
+  const client = await connectInMemory(createServer({ roots: [root], ...options }), 'file-test');
   clients.push(client);
   return client;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-  return { isError: result.isError === true, text };
-}
+const call = callText;
 
 beforeEach(async () => {
   root = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'file-server-')));

@@ -6,13 +6,12 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubClient, type GitHubClientOptions } from '../../servers/github/github-api.js';
 import { createServer } from '../../servers/github/server.js';
 import { FakeGitHub, fixture } from '../fakes/fake-github.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
+import { callText, connectInMemory } from '../helpers/in-memory-client.js';
 
 const REPO = '/repos/octokit-fixture-org/hello-world';
 const CONTENTS = '/repos/tmax-cloud/cd-example-apps/contents';
@@ -36,18 +35,12 @@ afterAll(async () => {
 
 async function connect(options: Partial<GitHubClientOptions> = {}, maxFileBytes?: number): Promise<Client> {
   const github = new GitHubClient({ baseUrl: fake.url, sleep: async () => undefined, ...options });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'github-test', version: '1.0.0' });
-  await Promise.all([createServer({ client: github, maxFileBytes }).connect(serverSide), client.connect(clientSide)]);
+  const client = await connectInMemory(createServer({ client: github, maxFileBytes }), 'github-test');
   clients.push(client);
   return client;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-  return { isError: result.isError === true, text };
-}
+const call = callText;
 
 /** The recorded file response with its content swapped for some bytes (for the binary and cap cases). */
 function fileWithContent(bytes: Buffer): Record<string, unknown> {

@@ -10,14 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Paper } from '../../servers/research/atom.js';
 import { CacheError, PaperCache, topicFolderName } from '../../servers/research/paper-cache.js';
 import { createServer } from '../../servers/research/server.js';
 import { FakeArxiv, feedResponse } from '../fakes/fake-arxiv.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
+import { callText, connectInMemory } from '../helpers/in-memory-client.js';
 
 const MAIN = path.join(REPO_ROOT, 'dist/servers/research/main.js');
 const BUILT_CACHE = path.join(REPO_ROOT, 'dist/servers/research/paper-cache.js');
@@ -28,19 +27,13 @@ let fake: FakeArxiv;
 const clients: Client[] = [];
 
 async function connect(): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'research-test', version: '1.0.0' });
   const server = createServer({ papersDir, arxivApiUrl: fake.url, minIntervalMs: 0, jitterMs: 0, retryBaseMs: 10, log: () => {} });
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  const client = await connectInMemory(server, 'research-test');
   clients.push(client);
   return client;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-  return { isError: result.isError === true, text };
-}
+const call = callText;
 
 async function cached(topicFolder: string): Promise<Record<string, Paper>> {
   return JSON.parse(await fsp.readFile(path.join(papersDir, topicFolder, 'papers_info.json'), 'utf8')) as Record<string, Paper>;
