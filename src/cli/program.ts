@@ -1,17 +1,13 @@
 /**
  * The command line: commander definitions only. Each action builds the runtime from
  * the global flags (accepted before or after the command) and returns an exit code.
+ * Commands load on use: `ask` and `call` must not pay for the REPL's Ink and markdown.
  */
 import { Command, Option } from 'commander';
 import { PACKAGE_VERSION } from '../paths.js';
-import { askCommand } from './ask-command.js';
-import { callCommand } from './call-command.js';
-import { chatCommand } from './chat-command.js';
-import { doctorCommand } from './doctor-command.js';
 import { parseMaxSteps, readPrompt } from './read-prompt.js';
 import type { Output } from './output.js';
 import { createRuntime, type GlobalOptions } from './runtime.js';
-import { toolsCommand } from './tools-command.js';
 
 export type ExitCodeSink = (code: number) => void;
 
@@ -38,6 +34,7 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
   addGlobalOptions(program.command('chat', { isDefault: true }))
     .description('the interactive chat (the default command)')
     .action(async (_options: unknown, command: Command) => {
+      const { chatCommand } = await import('./chat-command.js');
       setExitCode(await chatCommand(createRuntime(globals(command))));
     });
 
@@ -50,12 +47,14 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
     .action(async (words: string[], options: { json?: boolean; yes?: boolean; maxSteps: number }, command: Command) => {
       const runtime = createRuntime(globals(command));
       const prompt = await readPrompt(words, process.stdin);
+      const { askCommand } = await import('./ask-command.js');
       setExitCode(await askCommand(runtime, output, prompt, options));
     });
 
   addGlobalOptions(program.command('doctor'))
     .description('check Ollama, the model and every configured server')
     .action(async (_options: unknown, command: Command) => {
+      const { doctorCommand } = await import('./doctor-command.js');
       setExitCode(await doctorCommand(createRuntime(globals(command)), output));
     });
 
@@ -63,6 +62,7 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
     .description('start the configured servers, list their tools and exit')
     .option('--json', 'print a JSON array of { server, name, description, inputSchema }')
     .action(async (options: { json?: boolean }, command: Command) => {
+      const { toolsCommand } = await import('./tools-command.js');
       setExitCode(await toolsCommand(createRuntime(globals(command)), output, options));
     });
 
@@ -72,6 +72,7 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
     .argument('<tool>', 'tool name')
     .argument('[json-args]', 'arguments as a JSON object, e.g. \'{"expression":"2+2"}\'')
     .action(async (server: string, tool: string, json: string | undefined, _options: unknown, command: Command) => {
+      const { callCommand } = await import('./call-command.js');
       setExitCode(await callCommand(createRuntime(globals(command)), output, { server, tool, json }));
     });
 
