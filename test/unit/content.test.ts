@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { capForModel, resultText, sanitizeForDisplay, toResultViews } from '../../src/mcp/content.js';
+
+describe('tool result views', () => {
+  it('joins text blocks and describes images, resources and links', () => {
+    const text = resultText({
+      content: [
+        { type: 'text', text: 'first' },
+        { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+        { type: 'resource', resource: { uri: 'file:///a.txt', text: 'embedded text' } },
+        { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'AAAA' } },
+        { type: 'resource_link', uri: 'file:///c.txt', name: 'c', description: 'a link' },
+      ],
+    });
+    expect(text.split('\n')).toEqual(['first', '[image image/png, 3 bytes]', 'embedded text', '[resource file:///b.bin]', '[resource link file:///c.txt: a link]']);
+  });
+
+  it('falls back to structured content when there is no text', () => {
+    expect(resultText({ content: [], structuredContent: { temperature: 21 } })).toBe('{"temperature":21}');
+  });
+
+  it('caps what the model sees and says how much was cut', () => {
+    const capped = capForModel('x'.repeat(10_000), 8_000);
+    expect(capped.startsWith('x'.repeat(8_000))).toBe(true);
+    expect(capped).toContain('[… truncated: showing 8000 of 10000 characters]');
+    expect(capForModel('short', 8_000)).toBe('short');
+  });
+
+  it('terminal injection: escape sequences and control characters never reach the screen', () => {
+    const hostile = '\u001b[2J\u001b]0;pwned\u0007\u001b[31mred\u001b[0m\rover\bwrite\u0000nul\u009bcsi\nnext';
+    const shown = sanitizeForDisplay(hostile);
+    expect(shown).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    // U+009B is the one-byte CSI: "\u009bc" is a whole control sequence, so the c goes with it.
+    expect(shown).toBe('red over write nulsi next');
+  });
+
+  it('keeps the display to one short line', () => {
+    const shown = sanitizeForDisplay(`${'word '.repeat(100)}`);
+    expect(shown.length).toBeLessThanOrEqual(160);
+    expect(shown.endsWith('…')).toBe(true);
+  });
+
+  it('marks error results', () => {
+    expect(toResultViews({ content: [{ type: 'text', text: 'bad' }], isError: true })).toEqual({ isError: true, forModel: 'bad', forDisplay: 'bad' });
+  });
+});
