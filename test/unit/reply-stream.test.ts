@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ReplyStream, proseEnd } from '../../src/chat/reply-stream.js';
+
+function feed(chunks: string[]): { shown: string; thinking: string; stream: ReplyStream } {
+  const stream = new ReplyStream();
+  let shown = '';
+  let thinking = '';
+  for (const chunk of chunks) {
+    const delta = stream.push(chunk);
+    shown += delta.answer;
+    thinking += delta.thinking;
+  }
+  return { shown, thinking, stream };
+}
+
+describe('what a streaming reply may show', () => {
+  it('shows prose as it arrives', () => {
+    expect(feed(['The ans', 'wer is ', '42.']).shown).toBe('The answer is 42.');
+  });
+
+  it('holds back from the first character that could start a call', () => {
+    const { shown, stream } = feed(['Sure! Listing', ' files now.\n{"action":', '"use_tool"}']);
+    expect(shown).toBe('Sure! Listing files now.\n');
+    expect(stream.text).toBe('Sure! Listing files now.\n{"action":"use_tool"}');
+  });
+
+  it('holds back a possible code fence until it is complete, and lists at a line start', () => {
+    expect(proseEnd('Here: `')).toBe(6);
+    expect(proseEnd('Text\n[evaluate(expression="1")]')).toBe(4);
+    expect(proseEnd('see [the docs](x)')).toBe(17);
+  });
+
+  it('routes inline <think> text to thinking, never to the answer', () => {
+    const { shown, thinking } = feed(['<think>maybe {"a":1}', '</think>', 'Four.']);
+    expect(shown).toBe('Four.');
+    expect(thinking).toContain('maybe');
+  });
+
+  it('completes the answer after the detector has ruled', () => {
+    const { shown, stream } = feed(['Result: ', '{"x": 1} is JSON.']);
+    expect(shown + stream.remainder('Result: {"x": 1} is JSON.')).toBe('Result: {"x": 1} is JSON.');
+  });
+});
