@@ -14,6 +14,15 @@ const MAX_CRASHES = 3;
 /** Bound on the initialize handshake, so one stuck server cannot hold up start-up forever. */
 const START_TIMEOUT_MS = 30_000;
 
+/**
+ * A remote connect is a network exchange, which the server's `timeout` is for. A child's
+ * start is mostly spawning and loading code, which varies with machine load: a short
+ * per-call timeout must not fail it.
+ */
+function startTimeoutMs(config: ServerConfig): number {
+  return config.kind === 'stdio' ? START_TIMEOUT_MS : Math.min(config.timeoutMs, START_TIMEOUT_MS);
+}
+
 export type ServerState = 'starting' | 'ready' | 'crashed' | 'failed' | 'closed';
 
 export interface ServerStatus {
@@ -86,7 +95,7 @@ export class ManagedServer {
     try {
       const connection = await connectServer(this.config, {
         log: this.log,
-        timeoutMs: Math.min(this.config.timeoutMs, START_TIMEOUT_MS),
+        timeoutMs: startTimeoutMs(this.config),
         onClosed: () => this.onUnexpectedClose(generation),
       });
       this.connection = connection;
