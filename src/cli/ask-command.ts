@@ -75,7 +75,9 @@ export async function askCommand(runtime: Runtime, output: Output, prompt: strin
   // Check Ollama while the servers start: neither waits for the other.
   const ollamaReady = llm.checkAvailable().then(() => llm.checkModel());
   ollamaReady.catch(() => undefined);
-  return withHost(runtime, output, async (host) => {
+  // A server disabled by a missing variable is the user's choice: say so at a terminal, keep scripts' stderr clean.
+  const notices = { warn: output.warn, disabled: output.stderrIsTty ? output.warn : (): void => undefined };
+  return withHost(runtime, notices, async (host) => {
     await ollamaReady;
     const chatbot = new MCPChatbot({
       llm,

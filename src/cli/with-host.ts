@@ -9,8 +9,10 @@ import type { Runtime } from './runtime.js';
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 
 export interface HostNotices {
-  /** One line each for servers that are disabled or failed to start. */
+  /** One line each for servers that failed to start (and disabled ones, unless `disabled` is given). */
   warn: (line: string) => void;
+  /** One line each for servers disabled by their config (a missing variable); defaults to `warn`. */
+  disabled?: (line: string) => void;
 }
 
 export async function withHost<T>(
@@ -26,7 +28,10 @@ export async function withHost<T>(
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    for (const disabled of runtime.config.disabled) notices.warn(`${disabled.name}: disabled (${disabled.reason})`);
+    for (const disabled of runtime.config.disabled) {
+      runtime.log.info({ server: disabled.name, reason: disabled.reason }, 'server disabled');
+      (notices.disabled ?? notices.warn)(`${disabled.name}: disabled (${disabled.reason})`);
+    }
     await host.start();
     for (const status of host.statuses()) {
       if (status.state === 'failed') notices.warn(`${status.name}: ${status.lastError ?? 'failed to start'}`);
