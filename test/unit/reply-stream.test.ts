@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ReplyStream, proseEnd } from '../../src/chat/reply-stream.js';
 
@@ -39,5 +40,33 @@ describe('what a streaming reply may show', () => {
   it('completes the answer after the detector has ruled', () => {
     const { shown, stream } = feed(['Result: ', '{"x": 1} is JSON.']);
     expect(shown + stream.remainder('Result: {"x": 1} is JSON.')).toBe('Result: {"x": 1} is JSON.');
+  });
+});
+
+/** The rule the stream must keep, computed the slow way: rescan the whole reply on every delta. */
+function shownByFullRescan(chunks: string[]): string {
+  let raw = '';
+  let shown = '';
+  for (const chunk of chunks) {
+    raw += chunk;
+    const visible = raw.trimStart();
+    const safe = visible.slice(0, proseEnd(visible));
+    if (safe.length > shown.length && safe.startsWith(shown)) shown = safe;
+  }
+  return shown;
+}
+
+describe('the incremental stream agrees with a full rescan', () => {
+  // Pieces rich in what matters: triggers, fences split across deltas, line starts, the call word.
+  const piece = fc.constantFrom('a', 'word ', ' ', '\t', '\n', '`', '``', '{', '}', '[', ']', 'func', 'tools', 'functools', '"x": 1', '.');
+  const chunked = fc.array(fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('')), { maxLength: 40 });
+
+  it('shows the same prose for any text without tags, however it is split', () => {
+    fc.assert(
+      fc.property(chunked, (chunks) => {
+        expect(feed(chunks).shown).toBe(shownByFullRescan(chunks));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });
