@@ -2,27 +2,32 @@
  * Reading one file for a model: capped at a byte budget (the result says so, with the
  * real size), and binary files are described rather than dumped into the context.
  */
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { FileToolError } from './file-errors.js';
-import type { SandboxPath } from './sandbox.js';
+import type { Sandbox, SandboxPath } from './sandbox.js';
 
 /** Default read budget: large enough for most source files, small enough for a local model's context. */
 export const DEFAULT_MAX_READ_BYTES = 256 * 1024;
 /** How much of the start of a file is inspected for NUL bytes (the usual binary heuristic). */
 const BINARY_SNIFF_BYTES = 8 * 1024;
+/** Non-blocking: opening a FIFO or device for reading could otherwise block the server forever. */
+const OPEN_FOR_READ = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
-export async function readFileCapped(target: SandboxPath, maxBytes: number): Promise<string> {
-  // Stat before opening: opening a FIFO or device for reading could block the server forever.
-  const info = await fsp.stat(target.real);
-  if (info.isDirectory()) {
-    throw new FileToolError(`${target.display} is a directory; use list_directory to see its entries`);
-  }
-  if (!info.isFile()) throw new FileToolError(`${target.display} is not a regular file`);
-
-  const handle = await fsp.open(target.real, 'r');
+export async function readFileCapped(sandbox: Sandbox, target: SandboxPath, input: string, maxBytes: number): Promise<string> {
+  const handle = await fsp.open(target.real, OPEN_FOR_READ);
   let bytes: Buffer;
+  let size: number;
   try {
-    const buffer = Buffer.alloc(Math.min(maxBytes, info.size));
+    // Security: what was opened is checked, not only the path that was checked before.
+    await sandbox.assertOpenedInside(handle, target.real, input);
+    const info = await handle.stat();
+    if (info.isDirectory()) {
+      throw new FileToolError(`${target.display} is a directory; use list_directory to see its entries`);
+    }
+    if (!info.isFile()) throw new FileToolError(`${target.display} is not a regular file`);
+    size = info.size;
+    const buffer = Buffer.alloc(Math.min(maxBytes, size));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     bytes = buffer.subarray(0, bytesRead);
   } finally {
@@ -30,10 +35,10 @@ export async function readFileCapped(target: SandboxPath, maxBytes: number): Pro
   }
 
   if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-    return `${target.display} is a binary file (${info.size} bytes); its content is not shown.`;
+    return `${target.display} is a binary file (${size} bytes); its content is not shown.`;
   }
   // `stream: true` holds back a multi-byte character cut at the cap instead of emitting U+FFFD.
-  const text = new TextDecoder('utf-8').decode(bytes, { stream: info.size > bytes.length });
-  if (info.size <= bytes.length) return text;
-  return `${text}\n\n[truncated: showed the first ${bytes.length} of ${info.size} bytes of ${target.display}]`;
+  const text = new TextDecoder('utf-8').decode(bytes, { stream: size > bytes.length });
+  if (size <= bytes.length) return text;
+  return `${text}\n\n[truncated: showed the first ${bytes.length} of ${size} bytes of ${target.display}]`;
 }

@@ -1,10 +1,11 @@
 /**
  * The file server's sandbox: every path a tool receives is resolved here, in four
  * layers (text checks → normalise → lexical containment → realpath re-check), so that
- * no `..`, absolute path or symbolic link can reach outside the allowed roots.
+ * no `..`, absolute path or symbolic link can reach outside the allowed roots. A fifth
+ * layer checks a file once it is open, against a link swapped in after the check.
  */
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
+import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { FileToolError } from './file-errors.js';
 import { isWithinAny, normalisePath, pathTextProblem } from './path-checks.js';
@@ -89,6 +90,22 @@ export class Sandbox {
     this.assertRealInside(await fsp.realpath(parent), input);
   }
 
+  /**
+   * Security: layer 5, after opening. Between the realpath check and the open, a directory on
+   * the checked path can be swapped for a link out of the roots (a race). The kernel's own
+   * path of the open file must be inside; without /proc, the open file must be the very file
+   * that the checked path, still inside, names now.
+   */
+  async assertOpenedInside(handle: FileHandle, checked: string, input: string): Promise<void> {
+    const opened = await openedPath(handle);
+    if (opened !== undefined) return this.assertRealInside(opened, input);
+    const [held, now, again] = await Promise.all([handle.stat(), fsp.stat(checked), fsp.realpath(checked)]);
+    this.assertRealInside(again, input);
+    if (held.dev !== now.dev || held.ino !== now.ino) {
+      throw new FileToolError(`Access denied: ${input} was replaced while it was being opened`);
+    }
+  }
+
   display(real: string): string {
     const relative = path.relative(this.primaryRoot, real);
     if (relative === '') return '.';
@@ -145,6 +162,15 @@ export class Sandbox {
       this.assertRealInside(realParent, input);
       return path.join(realParent, ...missing);
     }
+  }
+}
+
+/** Where the kernel says an open file is (Linux's /proc/self/fd), or undefined where that cannot be asked. */
+export async function openedPath(handle: FileHandle): Promise<string | undefined> {
+  try {
+    return await fsp.readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    return undefined;
   }
 }
 

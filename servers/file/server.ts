@@ -63,7 +63,7 @@ function registerReadFile(server: McpServer, { sandbox, where, pathArg }: ToolCo
       inputSchema: { path: pathArg },
       annotations: READ_ONLY,
     },
-    ({ path }) => guard(path, async () => textResult(await readFileCapped(await sandbox.resolve(path, 'read'), maxReadBytes))),
+    ({ path }) => guard(path, async () => textResult(await readFileCapped(sandbox, await sandbox.resolve(path, 'read'), path, maxReadBytes))),
   );
 }
 

@@ -14,6 +14,11 @@ export function estimateTokens(messages: ChatMessage[]): number {
   return Math.ceil(messages.reduce((sum, message) => sum + message.content.length + 8, 0) / CHARS_PER_TOKEN);
 }
 
+/** Tokens of history that fit next to this system prompt, the reply's share kept free. */
+export function historyBudget(systemPrompt: string, numCtx: number): number {
+  return Math.floor(numCtx * (1 - REPLY_RESERVE)) - estimateTokens([{ role: 'system', content: systemPrompt }]);
+}
+
 /** True for a message where a window may start: a message the user typed. */
 function isTurnStart(message: ChatMessage): boolean {
   return message.role === 'user' && message.toolResult !== true;
@@ -72,9 +77,8 @@ export class Conversation {
 
   /** The messages to send: the system prompt, then the window of history that fits. */
   window(systemPrompt: string, numCtx: number): ChatMessage[] {
-    const system: ChatMessage = { role: 'system', content: systemPrompt };
-    const maxTokens = Math.floor(numCtx * (1 - REPLY_RESERVE)) - estimateTokens([system]);
+    const maxTokens = historyBudget(systemPrompt, numCtx);
     const start = windowStart(this.messages, { maxMessages: this.maxMessages, maxTokens });
-    return [system, ...this.messages.slice(start)];
+    return [{ role: 'system', content: systemPrompt }, ...this.messages.slice(start)];
   }
 }

@@ -6,7 +6,7 @@
 import type { ToolMode } from '../config/types.js';
 import { OllamaError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { Conversation } from './history.js';
+import { Conversation, estimateTokens, historyBudget } from './history.js';
 import { interpretReply, type ReplyOutcome } from './reply-interpreter.js';
 import { ReplyStream } from './reply-stream.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -43,6 +43,11 @@ export class MCPChatbot {
   }
 
   async *runTurn(userText: string, signal?: AbortSignal): AsyncGenerator<TurnEvent> {
+    const tooLong = this.tooLongForContext(userText);
+    if (tooLong) {
+      yield tooLong;
+      return;
+    }
     const mark = this.conversation.mark();
     this.conversation.add({ role: 'user', content: userText });
     const records: ToolCallRecord[] = [];
@@ -120,6 +125,22 @@ export class MCPChatbot {
     if (outcome.type === 'malformed' && outcome.calls.length === 0) {
       this.conversation.add({ role: 'user', toolResult: true, content: outcome.hint });
     }
+  }
+
+  /**
+   * A message that cannot fit the context even alone is refused before the model sees it:
+   * Ollama would silently cut it from the front, system prompt and all.
+   */
+  private tooLongForContext(userText: string): TurnEvent | undefined {
+    const { numCtx, host } = this.options;
+    const fits = historyBudget(buildSystemPrompt(host.listTools(), 'json'), numCtx);
+    const needs = estimateTokens([{ role: 'user', content: userText }]);
+    if (needs <= fits) return undefined;
+    return {
+      type: 'error',
+      message: `the message is too long for the model's context: about ${needs} tokens, at most ${fits} fit (num_ctx ${numCtx})`,
+      hint: 'Shorten it, or raise ollama.num_ctx in mcp_config.json if the model supports a longer context.',
+    };
   }
 
   /** Forgets what was learned about the model (after switching models). */

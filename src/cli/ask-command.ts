@@ -7,7 +7,7 @@ import { MCPChatbot } from '../chat/orchestrator.js';
 import type { ToolCallRecord, TurnEvent } from '../chat/types.js';
 import { ExitCode, assertNever } from '../errors.js';
 import { createOllamaClient } from '../ollama-client.js';
-import type { Output } from './output.js';
+import { jsonForTerminal, type Output } from './output.js';
 import type { Runtime } from './runtime.js';
 import { formatToolLine } from './tool-line.js';
 import { withHost } from './with-host.js';
@@ -97,7 +97,7 @@ export async function askCommand(runtime: Runtime, output: Output, prompt: strin
     const result = outcome ?? { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
     if (options.json) {
       const { answer, steps, toolCalls } = result;
-      output.stdout(JSON.stringify({ answer, model: llm.model, toolCalls, steps }, null, 2));
+      output.stdout(jsonForTerminal({ answer, model: llm.model, toolCalls, steps }));
     } else if (result.exitCode === ExitCode.ok) {
       output.stdoutRaw('\n');
     }

@@ -1,12 +1,14 @@
 /**
  * The one place commands write to the terminal: results to stdout, notices to stderr.
- * Passed in rather than imported, so tests can capture it.
+ * Passed in rather than imported, so tests can capture it. Nothing written here can
+ * drive the terminal: server and model text is stripped of escapes and controls.
  */
+import { sanitizeForTerminal } from '../mcp/content.js';
 
 export interface Output {
   /** A whole result: a newline is added when missing. */
   stdout: (text: string) => void;
-  /** Streamed text, written exactly as given. */
+  /** Streamed text, written as given (no newline added). */
   stdoutRaw: (text: string) => void;
   /** A warning line on stderr (a server that is disabled or failed). */
   warn: (line: string) => void;
@@ -15,10 +17,26 @@ export interface Output {
   stderr: (text: string) => void;
 }
 
+// Security: a tool result, a server's stderr tail or a model's answer may carry escape sequences.
+const safe = sanitizeForTerminal;
+
+function wholeResult(text: string): string {
+  const clean = safe(text);
+  return clean.endsWith('\n') ? clean : `${clean}\n`;
+}
+
 export const processOutput: Output = {
-  stdout: (text) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-  stdoutRaw: (text) => void process.stdout.write(text),
-  warn: (line) => void process.stderr.write(`warning: ${line}\n`),
-  stderr: (text) => void process.stderr.write(text),
+  stdout: (text) => void process.stdout.write(wholeResult(text)),
+  stdoutRaw: (text) => void process.stdout.write(safe(text)),
+  warn: (line) => void process.stderr.write(`warning: ${safe(line)}\n`),
+  stderr: (text) => void process.stderr.write(safe(text)),
   stderrIsTty: process.stderr.isTTY === true,
 };
+
+/**
+ * JSON for stdout. JSON.stringify leaves DEL, the C1 controls (U+0080–U+009F, which some
+ * terminals obey) and U+2028/U+2029 raw; escaping them keeps the parsed value exactly the same.
+ */
+export function jsonForTerminal(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

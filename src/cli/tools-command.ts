@@ -6,7 +6,7 @@ import type { ToolSpec } from '../chat/types.js';
 import { ExitCode } from '../errors.js';
 import type { Runtime } from './runtime.js';
 import { withHost } from './with-host.js';
-import type { Output } from './output.js';
+import { jsonForTerminal, type Output } from './output.js';
 
 function describeParameters(tool: ToolSpec): string {
   const properties = Object.keys(tool.inputSchema.properties ?? {});
@@ -30,7 +30,7 @@ export async function toolsCommand(runtime: Runtime, output: Output, options: { 
   const tools = await withHost(runtime, output, async (host) => host.listTools());
   if (options.json) {
     const rows = tools.map(({ server, name, description, inputSchema }) => ({ server, name, description, inputSchema }));
-    output.stdout(JSON.stringify(rows, null, 2));
+    output.stdout(jsonForTerminal(rows));
   } else {
     output.stdout(formatToolList(tools));
   }

@@ -71,7 +71,13 @@ function typeOf(value: unknown): string {
 }
 
 function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // Nesting deep enough to overflow JSON.stringify's stack: the type says what is wrong.
+    return typeOf(value);
+  }
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}…` : text;
 }
 

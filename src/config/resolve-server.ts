@@ -55,11 +55,16 @@ export function resolveServer(name: string, entry: ServerEntry, context: Resolve
   return server;
 }
 
+/** Seconds from the file to timer milliseconds; a tiny positive timeout still means 1 ms, never 0 (no timeout at all to some timers). */
+export function secondsToMs(seconds: number): number {
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
 function common(name: string, entry: ServerEntry): Pick<ServerConfig, 'name' | 'description' | 'timeoutMs' | 'alwaysAllow'> {
   return {
     name,
     ...(entry.description === undefined ? {} : { description: entry.description }),
-    timeoutMs: Math.round((entry.timeout ?? DEFAULT_SERVER_TIMEOUT_S) * 1000),
+    timeoutMs: secondsToMs(entry.timeout ?? DEFAULT_SERVER_TIMEOUT_S),
     alwaysAllow: entry.alwaysAllow ?? [],
   };
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { Env } from './expand.js';
 import { normalizeOllamaUrl } from './ollama-url.js';
-import { isDisabled, resolveServer } from './resolve-server.js';
+import { isDisabled, resolveServer, secondsToMs } from './resolve-server.js';
 import { type ConfigFile, LOG_LEVELS } from './schema.js';
 import type { AppConfig, DisabledServer, OllamaSettings, ServerConfig } from './types.js';
 
@@ -75,7 +75,7 @@ function resolveOllama(file: ConfigFile, options: ResolveOptions): OllamaSetting
   return {
     baseUrl: normalizeOllamaUrl(host.value, host.origin),
     model: model.value,
-    timeoutMs: Math.round((ollama.timeout ?? DEFAULTS.timeoutS) * 1000),
+    timeoutMs: secondsToMs(ollama.timeout ?? DEFAULTS.timeoutS),
     numCtx: ollama.num_ctx ?? DEFAULTS.numCtx,
     toolMode: ollama.tool_mode ?? 'auto',
     options: ollama.options ?? {},

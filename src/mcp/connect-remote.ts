@@ -14,6 +14,7 @@ import { redactSecrets } from '../log.js';
 import type { Connection, ConnectOptions } from './connect.js';
 import { CLIENT_INFO } from './connect.js';
 import { createRemoteFetch } from './remote-fetch.js';
+import { CREDENTIAL_NAME, displayUrl, hideCredentials } from './remote-credentials.js';
 import { SessionRecoveringTransport } from './session-recovery.js';
 
 type TransportKind = 'http' | 'sse';
@@ -42,12 +43,6 @@ function createTransport(kind: TransportKind, { config, options, fetch }: Attemp
 function wantsSseFallback(error: unknown): boolean {
   if (!(error instanceof StreamableHTTPError) || error.code === undefined) return false;
   return error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403;
-}
-
-/** The URL without query or credentials, for logs and messages (a query may carry an API key). */
-function displayUrl(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
 }
 
 async function open(kind: TransportKind, attempt: Attempt): Promise<Client> {
@@ -89,7 +84,7 @@ function authenticationFailure(error: unknown, config: RemoteServerConfig): Erro
   const code = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
   if (code !== 401 && code !== 403) return undefined;
   const status = code === 401 ? '401 Unauthorized' : '403 Forbidden';
-  const credentialHeaders = Object.keys(config.headers).filter((name) => /auth|token|key/i.test(name));
+  const credentialHeaders = Object.keys(config.headers).filter((name) => CREDENTIAL_NAME.test(name));
   const hint = credentialHeaders.length > 0
     ? `the server rejected the credentials in the ${credentialHeaders.map((name) => `"${name}"`).join(', ')} header; ` +
       'check the token in your config or the environment variable it comes from (e.g. "Bearer ${GITHUB_TOKEN}")'
@@ -98,8 +93,8 @@ function authenticationFailure(error: unknown, config: RemoteServerConfig): Erro
 }
 
 function explainConnectFailure(error: unknown, config: RemoteServerConfig): Error {
-  // Security: SDK errors quote the server's response body, which may echo the request's headers.
-  return authenticationFailure(error, config) ?? new Error(redactSecrets(errorMessage(error)));
+  // Security: SDK errors quote the response body and the URL; anything token-shaped goes too.
+  return authenticationFailure(error, config) ?? new Error(redactSecrets(hideCredentials(errorMessage(error), config)));
 }
 
 export async function connectRemote(config: RemoteServerConfig, options: ConnectOptions): Promise<Connection> {

@@ -53,14 +53,22 @@ export function sanitizeForDisplay(text: string, maxChars = MAX_DISPLAY_CHARS): 
   return oneLine.length <= maxChars ? oneLine : `${oneLine.slice(0, maxChars - 1)}…`;
 }
 
+// Security: the multi-line counterpart, for whole results, answers and notices printed to a terminal.
+// Escape sequences and control characters go; line breaks and tabs stay. A carriage return goes too,
+// so no text can move the cursor back and hide what came before it. Stateless, so safe on streamed chunks.
+export function sanitizeForTerminal(text: string): string {
+  return stripVTControlCharacters(text).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
 export interface ResultViews {
   isError: boolean;
   forModel: string;
   forDisplay: string;
 }
 
-export function toResultViews(result: CallToolResult, maxModelChars?: number): ResultViews {
-  const text = resultText(result);
+/** `scrub` runs on the whole text before it is capped, so nothing it removes can survive half-cut. */
+export function toResultViews(result: CallToolResult, maxModelChars?: number, scrub: (text: string) => string = (text) => text): ResultViews {
+  const text = scrub(resultText(result));
   return {
     isError: result.isError === true,
     forModel: capForModel(text, maxModelChars),

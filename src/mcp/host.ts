@@ -9,6 +9,7 @@ import type { JsonSchemaObject, ToolCall, ToolHost, ToolResult, ToolSpec } from 
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { toResultViews, sanitizeForDisplay } from './content.js';
+import { hideCredentials } from './remote-credentials.js';
 import { ManagedServer, type ServerStatus } from './managed-server.js';
 
 export type { ServerStatus } from './managed-server.js';
@@ -77,10 +78,10 @@ export class McpHost implements ToolHost {
     }
     try {
       const result = await server.call(call.tool, call.arguments, signal);
-      const views = toResultViews(result, this.maxResultChars);
+      const views = toResultViews(result, this.maxResultChars, (text) => withoutCredentials(server, text));
       return { ...views, durationMs: Math.round(performance.now() - began) };
     } catch (error) {
-      return finish(true, describeCallFailure(server, call, error, signal));
+      return finish(true, withoutCredentials(server, describeCallFailure(server, call, error, signal)));
     }
   }
 
@@ -92,6 +93,11 @@ export class McpHost implements ToolHost {
     const wanted = name.toLowerCase();
     return this.servers.find((server) => server.name.toLowerCase() === wanted);
   }
+}
+
+/** Security: what a remote server says never carries the credentials it was sent, to the model or the screen. */
+function withoutCredentials(server: ManagedServer, text: string): string {
+  return server.config.kind === 'remote' ? hideCredentials(text, server.config) : text;
 }
 
 function errorOrText(isError: boolean, text: string, durationMs: number): ToolResult {

@@ -3,6 +3,7 @@
  * keys are sent as a person types them, and the screen is read back as text.
  */
 import { execFileSync } from 'node:child_process';
+import { expect, vi } from 'vitest';
 
 export class TmuxPane {
   private readonly socket = `mcp-chat-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -39,6 +40,21 @@ export class TmuxPane {
 
   screen(): string {
     return this.tmux('capture-pane', '-p', '-t', this.session, '-S', '-200');
+  }
+
+  /** Resolves once the screen matches `pattern`: polled, never a fixed sleep. */
+  async waitForScreen(pattern: RegExp, timeoutMs = 20_000): Promise<void> {
+    await vi.waitFor(() => expect(this.screen()).toMatch(pattern), { timeout: timeoutMs, interval: 100 });
+  }
+
+  /** The pane's title, which a program can set with OSC 0/2 escape sequences. */
+  title(): string {
+    return this.tmux('display-message', '-p', '-t', this.session, '#{pane_title}').trim();
+  }
+
+  /** Appends every byte the program writes from now on, escapes included, to `file`. */
+  recordOutput(file: string): void {
+    this.tmux('pipe-pane', '-o', '-t', this.session, `cat >> '${file}'`);
   }
 
   panePid(): number {

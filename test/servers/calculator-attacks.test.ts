@@ -92,6 +92,11 @@ describe('calculator under attack', () => {
     ['f = cos.constructor; f("return process")', /No access to property "constructor"/],
     ['unit("5 cm").constructor', /No access to property "constructor"/],
     ['cos.constructor("return process")()', /^Error: /],
+    ['toString.constructor', /Cannot access method "toString" as a property/],
+    ['"abc".constructor', /No access to property "constructor"/],
+    ['x = 1; x.constructor', /No access to property "constructor"/],
+    ['{a: 1}["__proto__"]', /No access to property "__proto__"/],
+    ['unit.prototype', /No access to property "prototype"/],
   ])('hostile expression: prototype/constructor access %s', async (expression, message) => {
     await expectRefusedThenRecovers(shared, expression, message);
   });
@@ -135,5 +140,40 @@ describe('calculator under attack', () => {
     ]);
     expect(hung?.isError).toBe(true);
     expect(rest).toEqual(Array.from({ length: 5 }, (_, i) => ({ isError: false, text: String(i + 1) })));
+  });
+
+  it.each([
+    ['499 nested parentheses', `${'('.repeat(499)}1${')'.repeat(499)}`],
+    ['499 nested matrix brackets', `${'['.repeat(499)}1${']'.repeat(499)}`],
+  ])('hostile expression: deep recursion through %s overflows the parser stack, not the server', async (_label, expression) => {
+    await expectRefusedThenRecovers(shared, expression, /^Error: Maximum call stack size exceeded$/);
+  });
+
+  it('hostile expression: exact factorial of a huge number (prod(bigint(1):bigint(200000))) is stopped by the timeout', async () => {
+    const client = await connect({ timeoutMs: 300 });
+    await expectRefusedThenRecovers(client, 'prod(bigint(1):bigint(200000))', /^Error: The calculation took longer than 0.3 s and was stopped$/);
+  });
+
+  it('hostile expression: factorial of huge numbers ends within the time limit: factorial(1e6) is Infinity, factorial(bignumber(1e5)) refused', async () => {
+    // A value rather than "took longer than 2 s": the evaluation ended on its own.
+    expect(await evaluate(shared, 'factorial(1e6)')).toEqual({ isError: false, text: 'Infinity' });
+    await expectRefusedThenRecovers(shared, 'factorial(bignumber(100000))', /^Error: \[DecimalError\] Invalid argument/);
+  });
+
+  it('hostile expression: unbounded output precision (format(pi, {precision: 1e9})) hits the memory limit', async () => {
+    const client = await connect({ maxMemoryMb: 96, timeoutMs: 40_000 });
+    await expectRefusedThenRecovers(client, 'format(pi, {precision: 1e9})', /^Error: The calculation needed more than 96 MB of memory/);
+  }, HEAVY_TEST_MS);
+
+  it('hostile expression: a function definition hidden in an assignment (cos = f(x) = x) is refused', async () => {
+    await expectRefusedThenRecovers(shared, 'cos = f(x) = x', /^Error: Defining functions is not supported/);
+    expect(await evaluate(shared, 'cos(0)')).toEqual({ isError: false, text: '1' });
+  });
+
+  it('hostile expression: redefining a built-in (sqrt = 1) lasts only for that one call', async () => {
+    // Not an error: each call has its own scope, so the next call sees the real function.
+    expect(await evaluate(shared, 'sqrt = 1; sqrt')).toEqual({ isError: false, text: '1' });
+    expect(await evaluate(shared, 'sqrt(16)')).toEqual({ isError: false, text: '4' });
+    await expectRefusedThenRecovers(shared, 'import = 1', /^Error: Function import is disabled$/);
   });
 });

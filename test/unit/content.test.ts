@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capForModel, resultText, sanitizeForDisplay, toResultViews } from '../../src/mcp/content.js';
+import { capForModel, resultText, sanitizeForDisplay, sanitizeForTerminal, toResultViews } from '../../src/mcp/content.js';
 
 describe('tool result views', () => {
   it('joins text blocks and describes images, resources and links', () => {
@@ -32,6 +32,15 @@ describe('tool result views', () => {
     expect(shown).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     // U+009B is the one-byte CSI: "\u009bc" is a whole control sequence, so the c goes with it.
     expect(shown).toBe('red over write nulsi next');
+  });
+
+  it('terminal injection: whole results keep their lines and tabs, and lose every escape, control and carriage return', () => {
+    const hostile = 'a\tb\n\u001b]52;c;ZXZpbA==\u0007\u001b]0;title\u001b\\harmless\rEVIL\n\u009b31mred\u0090dcs\u009c\b\u0000end';
+    expect(sanitizeForTerminal(hostile)).toBe('a\tb\nharmlessEVIL\nreddcsend');
+    // Stateless: an escape cut in two by streaming leaves only printable text behind.
+    const streamed = ['\u001b]0;ti', 'tle\u0007 ok'].map(sanitizeForTerminal).join('');
+    expect(streamed).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(streamed.endsWith('tle ok')).toBe(true);
   });
 
   it('keeps the display to one short line', () => {

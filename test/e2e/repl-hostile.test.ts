@@ -1,0 +1,77 @@
+/**
+ * The REPL against hostile tool output, in a real terminal (tmux): a server whose result is
+ * full of escape sequences, and a file that tells the model to write a file. The tool line
+ * shows no escape and the terminal's title is untouched; the injected write asks for
+ * approval, and denying it leaves no file.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
+import { INJECTED_PATH, INJECTION, obeyInjection, toolCallReply } from '../fakes/gullible-model.js';
+import { CLI, cleanEnv } from '../helpers/run-cli.js';
+import { REPO_ROOT } from '../helpers/server-configs.js';
+import { TmuxPane } from '../helpers/tmux.js';
+
+const HOSTILE = path.join(REPO_ROOT, 'test/fixtures/servers/hostile-server.mjs');
+const FILE_SERVER = path.join(REPO_ROOT, 'dist/servers/file/main.js');
+
+describe.skipIf(!TmuxPane.available())('the REPL against hostile tool output', () => {
+  let ollama: FakeOllama;
+  let workDir: string;
+  let recording: string;
+  const pane = new TmuxPane();
+
+  beforeAll(async () => {
+    ollama = await startFakeOllama({ models: [{ name: 'llama3.2', capabilities: ['completion'] }] });
+    workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-repl-hostile-')));
+    fs.writeFileSync(path.join(workDir, 'notes.txt'), INJECTION);
+    const servers = {
+      hostile: { command: process.execPath, args: [HOSTILE] },
+      file: { command: process.execPath, args: [FILE_SERVER, '${PWD}'], alwaysAllow: ['read_file'] },
+    };
+    const config = path.join(workDir, 'mcp_config.json');
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: servers }, null, 2));
+    recording = path.join(workDir, 'terminal-bytes.txt');
+    const env = cleanEnv({ HOME: workDir, OLLAMA_HOST: ollama.url, TERM: 'xterm-256color', MCP_CHAT_LOG_FILE: path.join(workDir, 'log.jsonl') });
+    pane.start([process.execPath, CLI], { cwd: workDir, env });
+    pane.recordOutput(recording);
+    await pane.waitForScreen(/hostile ✓ 2.*file ✓ 5.*ready/s);
+  });
+
+  afterAll(async () => {
+    pane.kill();
+    await ollama.close();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('terminal injection: the tool line shows the result without its escapes, and the window title is untouched', async () => {
+    const titleBefore = pane.title();
+    ollama.script(toolCallReply('text', 'hostile', 'terminal_attack', {}), 'Attack \u001b]0;answer-title\u0007reported.');
+    pane.type('Run the terminal attack', 'Enter');
+    await pane.waitForScreen(/Attack .*reported\./);
+    expect(pane.screen()).toMatch(/✓ hostile\.terminal_attack\(\) \d+ ms → .*c1-red.*harmless EVIL/);
+    expect(pane.title()).toBe(titleBefore);
+    expect(pane.title()).not.toContain('title');
+    const bytes = fs.readFileSync(recording, 'latin1');
+    // The recording is the real byte stream: it has the visible words, and Ink's own escapes.
+    expect(bytes).toContain('harmless EVIL');
+    expect(bytes).toContain('\u001b[');
+    for (const raw of [']0;pwned-title', ']52;c;', ']0;answer-title', ']8;;https://evil', '\u0007']) expect(bytes).not.toContain(raw);
+    // C1 controls, as UTF-8 (0xC2 0x80–0x9F): the escapes Ink writes itself are all 7-bit.
+    expect(bytes).not.toMatch(/\u00c2[\u0080-\u009f]/);
+  });
+
+  it('tool-output injection: the write a file asks for needs approval, and denying it leaves no file', async () => {
+    ollama.script(toolCallReply('text', 'file', 'read_file', { path: 'notes.txt' }), obeyInjection('text'), 'The notes say to ship on Friday.');
+    pane.type('Summarise notes.txt', 'Enter');
+    await pane.waitForScreen(new RegExp(`file\\.write_file\\(path="${INJECTED_PATH}", content="owned"\\) wants to run\\.`));
+    expect(fs.existsSync(path.join(workDir, INJECTED_PATH))).toBe(false);
+    pane.type('n');
+    await pane.waitForScreen(/The notes say to ship on Friday\./);
+    expect(pane.screen()).toMatch(/✗ file\.write_file\(.*The user did not approve/);
+    expect(fs.existsSync(path.join(workDir, INJECTED_PATH))).toBe(false);
+    expect(ollama.chatRequests.at(-1)?.messages.at(-1)?.content).toContain('did not approve');
+  });
+});
