@@ -4,10 +4,12 @@
  * expected failure into one line on stderr and the contract's exit code. A stack trace
  * reaches the screen only for a bug, and then only with --debug.
  */
+import './cli/react-production.js';
 import { CommanderError } from 'commander';
 import { buildProgram } from './cli/program.js';
 import { processOutput } from './cli/output.js';
 import { ExitCode, McpChatError, errorMessage } from './errors.js';
+import { sanitizeForTerminal } from './mcp/content.js';
 
 function reportError(error: unknown, debug: boolean): number {
   if (error instanceof CommanderError) {
@@ -15,10 +17,10 @@ function reportError(error: unknown, debug: boolean): number {
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
   if (error instanceof McpChatError) {
-    process.stderr.write(`error: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
+    process.stderr.write(sanitizeForTerminal(`error: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`));
     return error.exitCode;
   }
-  process.stderr.write(`error: ${errorMessage(error)}\n`);
+  process.stderr.write(sanitizeForTerminal(`error: ${errorMessage(error)}\n`));
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   return ExitCode.runtime;
 }

@@ -3,6 +3,7 @@
  * then the host, then the result in the two shapes the model understands — a `tool`
  * message for native calls, a labelled user message for text calls.
  */
+import { sanitizeForDisplay } from '../mcp/content.js';
 import type { ChatMessage, ToolCall, ToolCallRecord, ToolHost, ToolResult } from './types.js';
 
 /** Approval seam: the REPL asks the user; `ask` allows only with --yes. */
@@ -14,7 +15,8 @@ export interface ApprovalPolicy {
 export const qualifiedName = (call: Pick<ToolCall, 'server' | 'tool'>): string => `${call.server}.${call.tool}`;
 
 export function errorResult(text: string): ToolResult {
-  return { isError: true, forModel: text, forDisplay: text, durationMs: 0 };
+  // A refusal can be a multi-line hint for the model; the screen still gets one line.
+  return { isError: true, forModel: text, forDisplay: sanitizeForDisplay(text), durationMs: 0 };
 }
 
 export function deniedResult(call: ToolCall): ToolResult {

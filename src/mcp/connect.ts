@@ -11,7 +11,6 @@ import { assertNever, errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { PACKAGE_VERSION } from '../paths.js';
 import { StderrTail } from './stderr-tail.js';
-import { connectRemote } from './connect-remote.js';
 
 export const CLIENT_INFO = { name: 'mcp-chat', version: PACKAGE_VERSION };
 
@@ -19,6 +18,8 @@ export interface Connection {
   client: Client;
   /** Recent stderr of a stdio child; empty for remote servers. */
   stderrTail(): string;
+  /** Why the client side closed the session itself (e.g. a message over the SDK's size limit), if it did. */
+  closeReason?: () => string | undefined;
 }
 
 export interface ConnectOptions {
@@ -33,8 +34,11 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
   switch (config.kind) {
     case 'stdio':
       return connectStdio(config, options);
-    case 'remote':
+    case 'remote': {
+      // Loaded on use: the HTTP and SSE transports and undici would slow every start-up that has no remote server.
+      const { connectRemote } = await import('./connect-remote.js');
       return connectRemote(config, options);
+    }
     default:
       return assertNever(config);
   }
@@ -54,15 +58,33 @@ async function connectStdio(config: StdioServerConfig, options: ConnectOptions):
   if (transport.stderr instanceof Readable) stderrTail.attach(transport.stderr);
   const client = new Client(CLIENT_INFO);
   client.onclose = options.onClosed;
+  let closeReason: string | undefined;
+  client.onerror = (error) => {
+    if (isSkippedLine(error)) {
+      options.log.warn({ err: error }, 'server wrote a line on stdout that is not JSON-RPC; skipped');
+      return;
+    }
+    options.log.warn({ err: error }, 'server transport error');
+    // After some errors (a message over its size limit) the SDK closes the transport at once, which
+    // clears its pid: that error, not the child's exit, is then why the session ended.
+    setImmediate(() => {
+      if (transport.pid === null) closeReason ??= errorMessage(error);
+    });
+  };
   try {
     await client.connect(transport, { timeout: options.timeoutMs });
   } catch (error) {
     client.onclose = undefined;
     await client.close().catch(() => undefined);
-    // Let the piped stderr drain through readline so the failure shows the child's last words.
+    // Let the piped stderr drain through the reader so the failure shows the child's last words.
     await new Promise((resolve) => setImmediate(resolve));
     const tail = stderrTail.text();
     throw new Error(`${errorMessage(error)}${tail ? `\nlast output:\n${tail}` : ''}`, { cause: error });
   }
-  return { client, stderrTail: () => stderrTail.text() };
+  return { client, stderrTail: () => stderrTail.text(), closeReason: () => closeReason };
+}
+
+/** A line the SDK could not parse (not JSON, or not a JSON-RPC message): it drops it and reads on. */
+function isSkippedLine(error: Error): boolean {
+  return error instanceof SyntaxError || error.name === 'ZodError';
 }

@@ -8,6 +8,7 @@ import type { ServerConfig } from '../config/types.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { connectServer, type Connection } from './connect.js';
+import { displayUrl } from './remote-credentials.js';
 
 /** Crashes tolerated before a server is given up on: enough for a flaky start, not a crash loop. */
 const MAX_CRASHES = 3;
@@ -117,8 +118,11 @@ export class ManagedServer {
     this.connection = undefined;
     this.crashes += 1;
     const tail = connection.stderrTail();
-    this.lastError = `exited unexpectedly${tail ? `; last output:\n${tail}` : ''}`;
-    this.log.warn({ crashes: this.crashes }, 'server exited unexpectedly');
+    const closeReason = connection.closeReason?.();
+    // The SDK closes a session whose stream it cannot read: say so rather than blame the server's exit.
+    const what = closeReason ? `disconnected: ${closeReason}` : 'exited unexpectedly';
+    this.lastError = `${what}${tail ? `; last output:\n${tail}` : ''}`;
+    this.log.warn({ crashes: this.crashes, reason: what }, 'server stopped unexpectedly');
     this.setState(this.crashes >= MAX_CRASHES ? 'failed' : 'crashed');
   }
 
@@ -137,16 +141,28 @@ export class ManagedServer {
   async call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     const connection = this.connection;
     if (!connection) throw new Error(`server "${this.name}" is not connected`);
-    // The SDK sends notifications/cancelled to the server on both timeout and abort.
-    const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {
-      signal,
-      timeout: this.config.timeoutMs,
-    });
-    return result as CallToolResult;
+    // The SDK never removes the listener it adds to the signal it is given, so it gets one that lives
+    // only as long as this call: the caller's (a whole turn's) collects nothing, and an abort after the
+    // call has finished cannot send a cancellation for it.
+    const call = new AbortController();
+    const forward = (): void => call.abort(signal?.reason);
+    if (signal?.aborted) forward();
+    else signal?.addEventListener('abort', forward, { once: true });
+    try {
+      // The SDK sends notifications/cancelled to the server on both timeout and abort.
+      const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: call.signal,
+        timeout: this.config.timeoutMs,
+      });
+      return result as CallToolResult;
+    } finally {
+      signal?.removeEventListener('abort', forward);
+    }
   }
 
   describe(): string {
-    return this.config.kind === 'stdio' ? [this.config.command, ...this.config.args].join(' ') : this.config.url;
+    // Security: a remote URL's query may carry an API key, so messages show it without one.
+    return this.config.kind === 'stdio' ? [this.config.command, ...this.config.args].join(' ') : displayUrl(this.config.url);
   }
 
   async close(): Promise<void> {

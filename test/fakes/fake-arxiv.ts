@@ -1,6 +1,7 @@
 /**
  * A scripted stand-in for the arXiv API on 127.0.0.1: each request takes the next queued response
- * (status, headers, body, a delay, or a dropped connection) and is recorded with its arrival time.
+ * (status, headers, body, a delay, a dropped connection, or a hold until others arrive) and is
+ * recorded with its arrival time.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -15,6 +16,8 @@ export interface FakeResponse {
   delayMs?: number;
   /** Close the socket without answering: a network error for the client. */
   dropConnection?: boolean;
+  /** Answer only once this many requests have arrived in all, so concurrent clients get their answers together. */
+  afterRequests?: number;
 }
 
 export interface RecordedRequest {
@@ -41,6 +44,7 @@ export class FakeArxiv {
   fallback: FakeResponse = { status: 500, body: 'fake arXiv: no scripted response left' };
   private readonly queue: FakeResponse[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
+  private held: Array<() => boolean> = [];
 
   private constructor(
     private readonly server: http.Server,
@@ -83,14 +87,23 @@ export class FakeArxiv {
       response.writeHead(scripted.status ?? 200, scripted.headers ?? {});
       response.end(scripted.body ?? '');
     };
-    if (scripted.delayMs === undefined) {
+    if (scripted.afterRequests !== undefined) {
+      const count = scripted.afterRequests;
+      this.held.push(() => {
+        if (this.requests.length < count) return false;
+        answer();
+        return true;
+      });
+    } else if (scripted.delayMs === undefined) {
       answer();
-      return;
+    } else {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        answer();
+      }, scripted.delayMs);
+      this.timers.add(timer);
     }
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      answer();
-    }, scripted.delayMs);
-    this.timers.add(timer);
+    // Every arrival may release responses held for it.
+    this.held = this.held.filter((release) => !release());
   }
 }

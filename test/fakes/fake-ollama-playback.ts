@@ -1,6 +1,6 @@
 /**
  * How the fake Ollama plays one scripted reply on one HTTP response: NDJSON chunks with
- * their delays, a mid-stream error line, a dropped socket, a stream left hanging. Waits are
+ * their delays, a mid-stream error line, lines that are not JSON, a dropped socket, a stream left hanging. Waits are
  * timers here, cut short when the connection goes, so tests never sleep.
  */
 import type http from 'node:http';
@@ -87,7 +87,10 @@ export async function playStream(exchange: Exchange, spec: FakeReplySpec, model:
     if (exchange.gone) return;
     // Headers go out with the first chunk, as Ollama's do: a slow model load delays them too.
     if (index === 0) exchange.res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
-    await exchange.write(`${JSON.stringify(line)}\n`);
+    const json = JSON.stringify(line);
+    const cut = json.slice(0, Math.floor(json.length / 2));
+    await exchange.write(`${spec.garble === 'all' ? cut : json}\n`);
+    if (spec.garble === 'line' && index === 0) await exchange.write(`${cut}\n`);
   }
   if (spec.dropAfterChunks !== undefined) return exchange.drop();
   if (spec.hang) return exchange.untilGone();

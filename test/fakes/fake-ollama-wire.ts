@@ -50,6 +50,11 @@ export interface FakeReplySpec {
   streamError?: string;
   /** Destroy the socket after this many chunks (0: before any byte, which clients see as a reset). */
   dropAfterChunks?: number;
+  /**
+   * Lines that are not JSON: `line` adds one (the first chunk cut short) after the first chunk;
+   * `all` cuts every line short, so no chunk of the reply parses.
+   */
+  garble?: 'line' | 'all';
   /** Wait before the first chunk; the headers wait too, as they do while Ollama loads a model. */
   firstChunkDelayMs?: number;
   /** Wait between chunks. */

@@ -20,6 +20,15 @@ function ndjson(text: string): Array<Record<string, unknown>> {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('fake Ollama: /api/chat framing', () => {
   it('streams NDJSON: one object per newline-terminated line, token-sized content, metrics last', async () => {
     fake = await startFakeOllama({ replies: ['The quick brown fox'] });
@@ -91,6 +100,23 @@ describe('fake Ollama: /api/chat framing', () => {
     fake = await startFakeOllama({ replies: [{ text: 'one two three four', dropAfterChunks: 2 }] });
     const response = await postChat(hello);
     await expect(response.text()).rejects.toThrow();
+  });
+
+  it('garbles one line, or every line, so that it is not JSON', async () => {
+    fake = await startFakeOllama({ replies: [{ text: 'one two', garble: 'line' }, { text: 'one two', garble: 'all' }] });
+    const one = (await (await postChat(hello)).text()).split('\n').filter((line) => line !== '');
+    expect(one.map(isJson)).toEqual([true, false, true, true]);
+    const all = (await (await postChat(hello)).text()).split('\n').filter((line) => line !== '');
+    expect(all.map(isJson)).toEqual([false, false, false]);
+  });
+
+  it('comes back on the port it was given after a close', async () => {
+    const first = await startFakeOllama();
+    const { port } = new URL(first.url);
+    await first.close();
+    fake = await startFakeOllama({ port: Number(port), replies: ['back'] });
+    expect(fake.url).toBe(first.url);
+    expect(ndjson(await (await postChat(hello)).text())[0]).toMatchObject({ message: { content: 'back' } });
   });
 
   it('replies computed from the request, and a loud 500 when the script is empty', async () => {

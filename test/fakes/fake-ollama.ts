@@ -54,6 +54,8 @@ export interface FakeOllamaOptions {
   replies?: FakeReply[];
   /** Played when the script is empty. Default: HTTP 500 naming the problem, so a test fails loudly. */
   fallbackReply?: FakeReply;
+  /** Listen on this port (e.g. to come back where a closed fake was); default: any free port. */
+  port?: number;
 }
 
 export interface FakeOllama {
@@ -98,7 +100,7 @@ class FakeOllamaServer implements FakeOllama {
   }
 
   async listen(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server.listen(this.options.port ?? 0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 

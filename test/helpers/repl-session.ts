@@ -1,0 +1,70 @@
+/**
+ * A REPL session for end-to-end tests: the fake Ollama, a temporary working directory with
+ * an optional `mcp_config.json`, and the real binary started in a tmux pane there. Torn down
+ * after the file's tests, the fake included (whichever fake `ollama` holds by then).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { startFakeOllama, type FakeModel, type FakeOllama } from '../fakes/fake-ollama.js';
+import { CLI, cleanEnv } from './run-cli.js';
+import { TmuxPane } from './tmux.js';
+
+export const SCREEN_WAIT = { timeout: 20_000, interval: 20 };
+
+export interface ReplSessionOptions {
+  /** Default: `llama3.2` without native tools, so calls are text JSON. */
+  models?: FakeModel[];
+  /** Written as `mcp_config.json` in the working directory; the shipped config otherwise. */
+  config?: Record<string, unknown>;
+  /** Options for node itself, before the script. */
+  nodeArgs?: string[];
+  height?: number;
+}
+
+export interface ReplSession {
+  readonly pane: TmuxPane;
+  /** The fake the REPL talks to; a test may put a new one here (e.g. on the same port). */
+  ollama: FakeOllama;
+  workDir: string;
+  /** Resolves once the screen shows `text`. */
+  shows(text: string): Promise<void>;
+}
+
+export const TEXT_MODEL: FakeModel[] = [{ name: 'llama3.2', capabilities: ['completion'] }];
+
+export function useReplSession(options: ReplSessionOptions = {}): ReplSession {
+  const pane = new TmuxPane();
+  let ollama: FakeOllama | undefined;
+  const session: ReplSession = {
+    pane,
+    get ollama(): FakeOllama {
+      if (!ollama) throw new Error('the REPL session has not started yet');
+      return ollama;
+    },
+    set ollama(next: FakeOllama) {
+      ollama = next;
+    },
+    workDir: '',
+    shows: (text) => vi.waitFor(() => expect(pane.screen()).toContain(text), SCREEN_WAIT),
+  };
+  beforeAll(async () => {
+    session.ollama = await startFakeOllama({ models: options.models ?? TEXT_MODEL });
+    session.workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-repl-session-')));
+    if (options.config) fs.writeFileSync(path.join(session.workDir, 'mcp_config.json'), JSON.stringify(options.config));
+    const env = cleanEnv({
+      HOME: session.workDir,
+      OLLAMA_HOST: session.ollama.url,
+      TERM: 'xterm-256color',
+      MCP_CHAT_LOG_FILE: path.join(session.workDir, 'log.jsonl'),
+    });
+    pane.start([process.execPath, ...(options.nodeArgs ?? []), CLI], { cwd: session.workDir, env, height: options.height });
+  });
+  afterAll(async () => {
+    pane.kill();
+    await ollama?.close();
+    fs.rmSync(session.workDir, { recursive: true, force: true });
+  });
+  return session;
+}
