@@ -8,6 +8,7 @@ import { createOllamaClient } from '../ollama-client.js';
 import type { Output } from './output.js';
 import type { Runtime } from './runtime.js';
 import { withHost } from './with-host.js';
+import { toolCount } from './tool-line.js';
 
 type CheckStatus = 'ok' | 'fail' | 'skip';
 
@@ -58,7 +59,7 @@ export async function doctorCommand(runtime: Runtime, output: Output): Promise<n
       return {
         name: `server ${status.name}`,
         status: ready ? 'ok' : 'fail',
-        detail: ready ? `${status.toolCount} tools, started in ${status.startMs ?? '?'} ms` : (status.lastError ?? status.state),
+        detail: ready ? `${toolCount(status.toolCount)}, started in ${status.startMs ?? '?'} ms` : (status.lastError ?? status.state),
       };
     }),
   );

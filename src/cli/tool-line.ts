@@ -19,3 +19,8 @@ export function formatToolLine(call: ToolCall, result: ToolResult): string {
   const mark = result.isError ? '✗' : '✓';
   return `${mark} ${call.server}.${call.tool}(${formatArguments(call.arguments)}) ${result.durationMs} ms → ${result.forDisplay}`;
 }
+
+/** "1 tool", "5 tools": server summaries in `servers` and `doctor`. */
+export function toolCount(count: number): string {
+  return count === 1 ? '1 tool' : `${count} tools`;
+}

@@ -4,7 +4,7 @@
  * Keys: Esc or Ctrl+C cancel a turn; Ctrl+C at an empty prompt or Ctrl+D quit.
  */
 import { Box, Static, useApp, useInput, useStdout } from 'ink';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ChatSession } from './chat-session.js';
 import { HistoryItemView } from './components/HistoryItemView.js';
 import { PendingView } from './components/PendingView.js';
@@ -23,11 +23,17 @@ const APPROVAL_KEYS = { y: 'once', a: 'always', n: 'deny' } as const;
 
 export function App({ session, subscribeStatus }: AppProps): React.JSX.Element {
   const { exit } = useApp();
-  const { stdout } = useStdout();
-  const chat = useChat(session, subscribeStatus, () => stdout.write(CLEAR_SCREEN));
+  const { stdout, write } = useStdout();
+  // Through Ink's write, so Ink redraws the status bar and input line below the cleared screen.
+  const chat = useChat(session, subscribeStatus, () => write(CLEAR_SCREEN));
   const [line, setLine] = useState<LineState>(emptyLine);
-  // Key handlers read the latest line synchronously; React state alone would lag a keystroke.
+  // Key handlers read the latest line and chat state through refs: Ink re-subscribes a new
+  // handler only after the frame is drawn, and a key that arrives in between must not see stale state.
   const lineRef = useRef(line);
+  const chatRef = useRef(chat);
+  useLayoutEffect(() => {
+    chatRef.current = chat;
+  });
   const busy = chat.activity.type !== 'idle';
 
   useEffect(() => {
@@ -36,27 +42,29 @@ export function App({ session, subscribeStatus }: AppProps): React.JSX.Element {
 
   useInput((input, key) => {
     const current = lineRef.current;
-    if (chat.activity.type === 'approval') {
+    const state = chatRef.current;
+    if (state.activity.type === 'approval') {
       const decision = key.escape ? 'deny' : APPROVAL_KEYS[input.toLowerCase() as keyof typeof APPROVAL_KEYS];
-      if (decision) chat.answerApproval(decision);
-      else if (key.ctrl && input === 'c') chat.cancel();
+      if (decision) state.answerApproval(decision);
+      else if (key.ctrl && input === 'c') state.cancel();
       return;
     }
     if ((key.ctrl && input === 'c') || key.escape) {
-      if (chat.cancel() || key.escape) return;
+      if (state.cancel() || key.escape) return;
       if (current.text === '') exit();
       else update({ ...current, text: '', cursor: 0 });
       return;
     }
+    const idle = !state.turnRunning();
     if (key.ctrl && input === 'd') {
-      if (current.text === '' && !busy) exit();
+      if (current.text === '' && idle) exit();
       return;
     }
     // While a turn runs the line can be edited, but Enter waits for the turn to end.
-    if (key.return && busy) return;
+    if (key.return && !idle) return;
     const result = editLine(current, input, key);
     update(result.state);
-    if (result.submitted) chat.submit(result.submitted);
+    if (result.submitted) state.submit(result.submitted);
   });
 
   function update(next: LineState): void {

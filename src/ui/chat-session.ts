@@ -4,7 +4,7 @@
  */
 import { MCPChatbot } from '../chat/orchestrator.js';
 import type { ApprovalPolicy } from '../chat/tool-execution.js';
-import type { ToolCall, ToolSpec, TurnEvent } from '../chat/types.js';
+import type { LlmClient, ToolCall, ToolHost, ToolSpec, TurnEvent } from '../chat/types.js';
 import type { DisabledServer } from '../config/types.js';
 import type { McpHost, ServerStatus } from '../mcp/host.js';
 import type { OllamaClient } from '../ollama-client.js';
@@ -12,6 +12,11 @@ import type { Runtime } from '../cli/runtime.js';
 
 export type ApprovalDecision = 'once' | 'always' | 'deny';
 export type Approver = (call: ToolCall, signal?: AbortSignal) => Promise<ApprovalDecision>;
+
+/** What the REPL needs from the MCP host: `McpHost`, or an in-process host in tests. */
+export type SessionHost = ToolHost & Pick<McpHost, 'requiresApproval' | 'statuses'>;
+/** What the REPL needs from the model client: `OllamaClient`, or a scripted one in tests. */
+export type SessionLlm = LlmClient & Pick<OllamaClient, 'setModel' | 'checkModel' | 'checkAvailable'>;
 
 const callKey = (call: ToolCall): string => `${call.server}.${call.tool}`;
 
@@ -23,8 +28,8 @@ export class ChatSession {
 
   constructor(
     readonly runtime: Runtime,
-    private readonly host: McpHost,
-    private readonly llm: OllamaClient,
+    private readonly host: SessionHost,
+    private readonly llm: SessionLlm,
   ) {
     this.debugOn = runtime.debug;
     const approval: ApprovalPolicy = {
@@ -64,9 +69,15 @@ export class ChatSession {
     return this.debugOn;
   }
 
+  /** Debug shows raw replies, parsed calls and timings, and logs at debug level while on. */
   toggleDebug(): boolean {
     this.debugOn = !this.debugOn;
+    this.runtime.log.level = this.debugOn ? 'debug' : this.runtime.config.logging.level;
     return this.debugOn;
+  }
+
+  get logLevel(): string {
+    return this.runtime.log.level;
   }
 
   tools(): ToolSpec[] {

@@ -6,12 +6,13 @@ import { assertNever } from '../errors.js';
 import type { NewHistoryItem } from './history.js';
 import type { ChatSession } from './chat-session.js';
 import { formatToolList } from '../cli/tools-command.js';
+import { toolCount } from '../cli/tool-line.js';
 
 const COMMANDS = {
   help: 'show this help',
   tools: 'list the tools by server, with their parameters',
   servers: 'show each server: state, tool count, start time, last error',
-  debug: 'toggle debug output: raw model replies, parsed calls, timings',
+  debug: 'toggle debug output: raw model replies, parsed calls, timings, debug logging',
   clear: 'forget the conversation and clear the screen',
   model: 'show the model, or switch: model <name>',
   quit: 'exit (also: exit, Ctrl+D, Ctrl+C at an empty prompt)',
@@ -76,14 +77,28 @@ function helpText(): string {
   return ['Commands (bare or with a slash):', ...lines, '', 'Keys: Enter sends · ↑/↓ history · Esc or Ctrl+C cancels a reply'].join('\n');
 }
 
+/** Lines of a server's last error shown by `servers`: the message and the end of its output, where the cause usually is. */
+const MAX_ERROR_LINES = 6;
+
+function lastErrorLines(error: string): string[] {
+  const [first = '', ...rest] = error.split('\n').filter((line) => line.trim() !== '');
+  return [first, ...rest.slice(-(MAX_ERROR_LINES - 1))];
+}
+
 function serversText(session: ChatSession): string {
   const rows = session.serverStatuses().map((s) => {
     const started = s.startMs === undefined ? '' : `, started in ${s.startMs} ms`;
-    const error = s.lastError ? `\n      last error: ${s.lastError.split('\n')[0] ?? ''}` : '';
-    return `  ${s.name.padEnd(12)} ${s.state}, ${s.toolCount} tools${started}${error}`;
+    const error = s.lastError ? `\n      last error: ${lastErrorLines(s.lastError).join('\n      ')}` : '';
+    return `  ${s.name.padEnd(12)} ${s.state}, ${toolCount(s.toolCount)}${started}${error}`;
   });
   const disabled = session.disabledServers().map((d) => `  ${d.name.padEnd(12)} disabled: ${d.reason}`);
   return ['Servers:', ...rows, ...disabled].join('\n');
+}
+
+function debugText(session: ChatSession): string {
+  const on = session.toggleDebug();
+  const log = `log level ${session.logLevel} (${session.runtime.config.logging.file})`;
+  return on ? `Debug on: raw model replies, parsed tool calls and timings are shown; ${log}.` : `Debug off; ${log}.`;
 }
 
 async function switchModel(session: ChatSession, name: string | undefined): Promise<NewHistoryItem> {
@@ -106,7 +121,7 @@ export async function runCommand(command: Extract<ParsedInput, { type: 'command'
     case 'servers':
       return { items: [info(serversText(session))] };
     case 'debug':
-      return { items: [info(`Debug output ${session.toggleDebug() ? 'on' : 'off'}.`)] };
+      return { items: [info(debugText(session))] };
     case 'clear':
       session.clearConversation();
       return { items: [], clear: true };

@@ -1,9 +1,10 @@
 /**
- * Markdown for the terminal (code blocks, lists, emphasis) through marked and
- * marked-terminal, wrapped to the terminal's width.
+ * Text for the terminal: markdown (code blocks, lists, emphasis) through marked and
+ * marked-terminal, wrapped to the terminal's width; and any text from outside made inert.
  */
 import { Marked } from 'marked';
 import { markedTerminal } from 'marked-terminal';
+import { sanitizeForTerminal } from '../mcp/content.js';
 
 const renderers = new Map<number, Marked>();
 
@@ -18,7 +19,12 @@ function rendererFor(width: number): Marked {
   return renderer;
 }
 
+// Security: model replies, server errors and tool descriptions can carry escape sequences
+// (clear screen, set title, hyperlinks); only our own styling may reach the terminal. One
+// rule for the whole program: the same one `mcp-chat call` and `ask` print through.
+export const terminalSafe = sanitizeForTerminal;
+
 export function renderMarkdown(text: string, width: number): string {
-  const rendered = rendererFor(Math.max(20, width)).parse(text, { async: false });
+  const rendered = rendererFor(Math.max(20, width)).parse(terminalSafe(text), { async: false });
   return rendered.replace(/\n+$/, '');
 }

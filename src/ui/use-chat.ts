@@ -1,19 +1,18 @@
 /**
  * The REPL's state and the only place it changes: submitted lines become commands or
- * turns; turn events become history items. Streamed text is batched so a fast model
- * re-renders a few dozen times a second, not once per token.
+ * turns (see turn-events.ts for how a turn's events become history items).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ToolCall, TurnEvent } from '../chat/types.js';
-import { assertNever } from '../errors.js';
+import type { ToolCall } from '../chat/types.js';
 import type { ServerStatus } from '../mcp/host.js';
 import type { ApprovalDecision, ChatSession } from './chat-session.js';
 import { parseInput, runCommand } from './commands.js';
 import type { Activity, HistoryItem, NewHistoryItem } from './history.js';
+import { applyEvent, StreamBuffer } from './turn-events.js';
 import { useOllamaStatus, type OllamaStatus } from './use-ollama-status.js';
 
-/** How often streamed text is re-rendered: smooth to the eye, cheap for the CPU. */
-const STREAM_FLUSH_MS = 40;
+/** Said after a failed start check: the REPL keeps working without the model. */
+const DEGRADED_NOTE = 'Built-in commands work meanwhile; the next message tries Ollama again.';
 
 export interface ChatState {
   items: HistoryItem[];
@@ -24,6 +23,8 @@ export interface ChatState {
   epoch: number;
   exiting: boolean;
   submit: (text: string) => void;
+  /** Whether a turn is running, read now: `activity` is only as fresh as the last render. */
+  turnRunning: () => boolean;
   cancel: () => boolean;
   answerApproval: (decision: ApprovalDecision) => void;
 }
@@ -37,11 +38,15 @@ export function useChat(session: ChatSession, subscribeStatus: (listener: () => 
   const nextId = useRef(1);
   const turn = useRef<AbortController | undefined>(undefined);
   const approval = useRef<((decision: ApprovalDecision) => void) | undefined>(undefined);
-  const ollama = useOllamaStatus(session);
 
   const add = useCallback((...added: NewHistoryItem[]) => {
     setItems((current) => [...current, ...added.map((item) => ({ ...item, id: nextId.current++ }) as HistoryItem)]);
   }, []);
+  const reportStartFailure = useCallback(
+    (message: string, hint: string | undefined) => add({ type: 'error', text: message, hint: hint ? `${hint.replace(/\.?$/, '.')} ${DEGRADED_NOTE}` : DEGRADED_NOTE }),
+    [add],
+  );
+  const ollama = useOllamaStatus(session, reportStartFailure);
 
   useEffect(() => subscribeStatus(() => setServers(session.serverStatuses())), [session, subscribeStatus]);
 
@@ -50,6 +55,8 @@ export function useChat(session: ChatSession, subscribeStatus: (listener: () => 
       new Promise<ApprovalDecision>((resolve) => {
         setActivity({ type: 'approval', call });
         const settle = (decision: ApprovalDecision): void => {
+          // A cancel after the answer must not bring the question's activity back.
+          if (approval.current !== settle) return;
           approval.current = undefined;
           setActivity({ type: 'tool', call, streamed: '' });
           resolve(decision);
@@ -66,12 +73,18 @@ export function useChat(session: ChatSession, subscribeStatus: (listener: () => 
       turn.current = controller;
       setActivity({ type: 'waiting' });
       const stream = new StreamBuffer((streamed) => setActivity({ type: 'streaming', text: streamed }));
-      for await (const event of session.runTurn(text, controller.signal)) {
-        applyEvent(event, { add, setActivity, stream, debug: session.debug, ollama });
+      try {
+        for await (const event of session.runTurn(text, controller.signal)) {
+          applyEvent(event, { add, setActivity, stream, debug: session.debug, ollama });
+        }
+      } catch (error) {
+        // The orchestrator reports failures as events; this is a bug, but the REPL must stay usable, not die of an unhandled rejection.
+        add({ type: 'error', text: error instanceof Error ? error.message : String(error) });
+      } finally {
+        stream.dispose();
+        turn.current = undefined;
+        setActivity({ type: 'idle' });
       }
-      stream.dispose();
-      turn.current = undefined;
-      setActivity({ type: 'idle' });
     },
     [session, add, ollama],
   );
@@ -80,8 +93,9 @@ export function useChat(session: ChatSession, subscribeStatus: (listener: () => 
     (text: string) => {
       if (turn.current) return;
       const parsed = parseInput(text);
+      // What was typed stays in the scrollback, commands included, so their output has a heading.
+      add({ type: 'user', text: text.trim() });
       if (parsed.type === 'message') {
-        add({ type: 'user', text: parsed.text });
         void runTurn(parsed.text);
         return;
       }
@@ -111,88 +125,6 @@ export function useChat(session: ChatSession, subscribeStatus: (listener: () => 
 
   const answerApproval = useCallback((decision: ApprovalDecision) => approval.current?.(decision), []);
 
-  return { items, activity, servers, ollama: ollama.status, epoch, exiting, submit, cancel, answerApproval };
-}
-
-/** Batches streamed deltas into timed re-renders. */
-class StreamBuffer {
-  private text = '';
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(private readonly render: (text: string) => void) {}
-
-  append(delta: string): void {
-    this.text += delta;
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      this.render(this.text);
-    }, STREAM_FLUSH_MS);
-  }
-
-  /** Returns what was streamed since the last take, and starts afresh. */
-  take(): string {
-    const text = this.text;
-    this.dispose();
-    this.text = '';
-    return text;
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-}
-
-interface EventSinks {
-  add: (...items: NewHistoryItem[]) => void;
-  setActivity: (activity: Activity) => void;
-  stream: StreamBuffer;
-  debug: boolean;
-  ollama: { reportTurn: (event: TurnEvent) => void };
-}
-
-function applyEvent(event: TurnEvent, sinks: EventSinks): void {
-  const { add, setActivity, stream, debug } = sinks;
-  sinks.ollama.reportTurn(event);
-  switch (event.type) {
-    case 'assistant-delta':
-      stream.append(event.text);
-      return;
-    case 'tool-call': {
-      // Prose the model wrote before the call stays on screen, above the tool line.
-      const prose = stream.take().trim();
-      if (prose) add({ type: 'assistant', text: prose });
-      setActivity({ type: 'tool', call: event.call, streamed: '' });
-      return;
-    }
-    case 'tool-result':
-      add({ type: 'tool', call: event.call, result: event.result });
-      setActivity({ type: 'waiting' });
-      return;
-    case 'model-reply':
-      if (debug) add({ type: 'debug', text: `step ${event.step}, ${event.durationMs} ms, raw reply:\n${event.raw}` });
-      return;
-    case 'malformed-call':
-      if (debug) add({ type: 'debug', text: `malformed tool call; hint sent to the model:\n${event.hint}` });
-      return;
-    case 'final':
-      stream.take();
-      if (event.answer.trim()) add({ type: 'assistant', text: event.answer });
-      return;
-    case 'error':
-      stream.take();
-      add({ type: 'error', text: event.message, hint: event.hint });
-      return;
-    case 'step-limit':
-      add({ type: 'error', text: `No final answer after ${event.steps} steps.`, hint: 'Ask again, or more specifically.' });
-      return;
-    case 'cancelled':
-      stream.take();
-      add({ type: 'info', text: 'Cancelled.' });
-      return;
-    case 'thinking-delta':
-      return;
-    default:
-      assertNever(event);
-  }
+  const turnRunning = useCallback(() => turn.current !== undefined, []);
+  return { items, activity, servers, ollama: ollama.status, epoch, exiting, submit, turnRunning, cancel, answerApproval };
 }

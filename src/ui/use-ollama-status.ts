@@ -1,6 +1,6 @@
 /**
- * Ollama's state for the status bar: checked once at start (so a problem is explained
- * before the first message), then updated by how each turn went.
+ * Ollama's state for the status bar: checked once at start (a failure is reported to
+ * `onStartFailure`, so it is explained before the first message), then updated by how each turn went.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { TurnEvent } from '../chat/types.js';
@@ -14,7 +14,7 @@ export interface OllamaStatusHandle {
   reportTurn: (event: TurnEvent) => void;
 }
 
-export function useOllamaStatus(session: ChatSession): OllamaStatusHandle {
+export function useOllamaStatus(session: ChatSession, onStartFailure: (message: string, hint: string | undefined) => void): OllamaStatusHandle {
   const [status, setStatus] = useState<OllamaStatus>({ state: 'checking' });
 
   useEffect(() => {
@@ -24,13 +24,15 @@ export function useOllamaStatus(session: ChatSession): OllamaStatusHandle {
       (error: unknown) => {
         if (!live) return;
         const message = error instanceof Error ? error.message : String(error);
-        setStatus({ state: 'down', message, hint: error instanceof OllamaError ? error.hint : undefined });
+        const hint = error instanceof OllamaError ? error.hint : undefined;
+        setStatus({ state: 'down', message, hint });
+        onStartFailure(message, hint);
       },
     );
     return () => {
       live = false;
     };
-  }, [session]);
+  }, [session, onStartFailure]);
 
   const reportTurn = useCallback((event: TurnEvent) => {
     if (event.type === 'final' || event.type === 'model-reply') setStatus({ state: 'ok' });

@@ -45,7 +45,7 @@ describe('mcp-chat doctor', () => {
     expect(result.stdout).toMatch(/^ok +ollama +reachable at http:\/\/127\.0\.0\.1:\d+$/m);
     expect(result.stdout).toMatch(/^ok +model +llama3\.2 is available$/m);
     expect(result.stdout).toMatch(/^ok +tool calling +native tool calls$/m);
-    expect(result.stdout).toMatch(/^ok +server calculator +1 tools, started in \d+ ms$/m);
+    expect(result.stdout).toMatch(/^ok +server calculator +1 tool, started in \d+ ms$/m);
     expect(result.stdout).toMatch(/^ok +server file +5 tools/m);
     expect(result.stdout).toMatch(/^ok +server research +2 tools/m);
   });

@@ -1,6 +1,6 @@
 /**
  * The REPL as a person uses it: the real binary in a real terminal (tmux), the fake
- * Ollama, our real servers. Start, wait for "ready", run built-ins, ask a question
+ * Ollama, our real servers. Start, wait for "ready", run every built-in, ask a question
  * that uses a tool, cancel a slow reply, clear, quit — and nothing is left running.
  */
 import fs from 'node:fs';
@@ -23,7 +23,7 @@ describe.skipIf(!TmuxPane.available())('the REPL in a terminal', () => {
     vi.waitFor(() => expect(pane.screen()).toMatch(pattern), SCREEN_WAIT);
 
   beforeAll(async () => {
-    ollama = await startFakeOllama({ models: [{ name: 'llama3.2', capabilities: ['completion'] }] });
+    ollama = await startFakeOllama({ models: [{ name: 'llama3.2', capabilities: ['completion'] }, { name: 'qwen2.5', capabilities: ['completion'] }] });
     workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-repl-')));
     const env = cleanEnv({ HOME: workDir, OLLAMA_HOST: ollama.url, TERM: 'xterm-256color', MCP_CHAT_LOG_FILE: path.join(workDir, 'log.jsonl') });
     pane.start([process.execPath, CLI], { cwd: workDir, env });
@@ -44,6 +44,29 @@ describe.skipIf(!TmuxPane.available())('the REPL in a terminal', () => {
     pane.type('tools', 'Enter');
     await waitForScreen(/evaluate\(expression\)/);
     expect(pane.screen()).toContain('search_papers(topic, max_results?)');
+  });
+
+  it('runs the other built-ins: help, servers, model, debug', async () => {
+    pane.type('help', 'Enter');
+    await waitForScreen(/Commands \(bare or with a slash\):/);
+    pane.type('/SERVERS', 'Enter');
+    await waitForScreen(/research +ready, 2 tools, started in \d+ ms/);
+    pane.type('model', 'Enter');
+    await waitForScreen(/Model: llama3\.2/);
+    pane.type('model no-such-model', 'Enter');
+    await waitForScreen(/Pull it with `ollama pull no-such-model`/);
+    pane.type('/model qwen2.5', 'Enter');
+    await waitForScreen(/Model switched to qwen2\.5\./);
+    pane.type('model llama3.2', 'Enter');
+    await waitForScreen(/Model switched to llama3\.2\./);
+    pane.type('debug', 'Enter');
+    await waitForScreen(/Debug on: raw model replies/);
+    ollama.script('A *plain* reply.');
+    pane.type('Say something', 'Enter');
+    await waitForScreen(/\[debug\] step 1, \d+ ms, raw reply:\s+A \*plain\* reply\./);
+    pane.type('/Debug', 'Enter');
+    await waitForScreen(/Debug off/);
+    expect(ollama.chatRequests.at(-1)?.model).toBe('llama3.2');
   });
 
   it('answers a question that uses the calculator, with a tool line and the streamed answer', async () => {
@@ -68,9 +91,21 @@ describe.skipIf(!TmuxPane.available())('the REPL in a terminal', () => {
     await waitForScreen(/Still here\./);
   });
 
+  it('cancels a slow reply with Esc too', async () => {
+    ollama.script({ text: ['Another endless', ' reply.'], chunkDelayMs: 60_000 }, 'Back again.');
+    pane.type('Another long story', 'Enter');
+    await waitForScreen(/Another endless/);
+    pane.type('', 'Escape');
+    await waitForScreen(/Another endless\s+Cancelled\./);
+    pane.type('Hello?', 'Enter');
+    await waitForScreen(/Back again\./);
+  });
+
   it('clears the screen and the conversation', async () => {
     pane.type('/clear', 'Enter');
     await vi.waitFor(() => expect(pane.screen()).not.toContain('7006652'), SCREEN_WAIT);
+    // The status bar and the input line are drawn again at once, before anything is typed.
+    await waitForScreen(/^llama3\.2 +ollama ✓ .*ready\n›/m);
     ollama.script('Fresh start.');
     pane.type('hello', 'Enter');
     await waitForScreen(/Fresh start\./);

@@ -1,8 +1,11 @@
-/** Renders one committed history item; the only `switch` over item types in the UI. */
+/**
+ * Renders one committed history item; the only `switch` over item types in the UI.
+ * Every text is made terminal-safe here, the last step before the screen.
+ */
 import { Box, Text } from 'ink';
 import { assertNever } from '../../errors.js';
 import type { HistoryItem } from '../history.js';
-import { renderMarkdown } from '../markdown.js';
+import { renderMarkdown, terminalSafe } from '../markdown.js';
 import { ToolLine } from './ToolLine.js';
 
 export function HistoryItemView({ item, width }: { item: HistoryItem; width: number }): React.JSX.Element {
@@ -21,7 +24,7 @@ export function HistoryItemView({ item, width }: { item: HistoryItem; width: num
       return (
         <Box marginTop={1}>
           <Text color="cyan" bold>{'› '}</Text>
-          <Text>{item.text}</Text>
+          <Text>{terminalSafe(item.text)}</Text>
         </Box>
       );
     case 'assistant':
@@ -29,16 +32,16 @@ export function HistoryItemView({ item, width }: { item: HistoryItem; width: num
     case 'tool':
       return <ToolLine call={item.call} result={item.result} />;
     case 'info':
-      return <Text dimColor>{item.text}</Text>;
+      return <Text dimColor>{terminalSafe(item.text)}</Text>;
     case 'error':
       return (
         <Box flexDirection="column">
-          <Text color="red">{`✗ ${item.text}`}</Text>
-          {item.hint ? <Text dimColor>{`  ${item.hint}`}</Text> : null}
+          <Text color="red">{`✗ ${terminalSafe(item.text)}`}</Text>
+          {item.hint ? <Text dimColor>{`  ${terminalSafe(item.hint)}`}</Text> : null}
         </Box>
       );
     case 'debug':
-      return <Text color="gray">{`[debug] ${item.text}`}</Text>;
+      return <Text color="gray">{`[debug] ${terminalSafe(item.text)}`}</Text>;
     default:
       return assertNever(item);
   }
