@@ -1,0 +1,62 @@
+/**
+ * Ollama's HTTP API spoken by hand with the global `fetch`, for the baselines: JSON
+ * requests, and `/api/chat` read as an NDJSON stream, each delta handed on as it arrives.
+ */
+
+export interface WireToolCall {
+  function: { name: string; arguments: Record<string, unknown> };
+}
+
+export interface WireMessage {
+  role: string;
+  content: string;
+  tool_calls?: WireToolCall[];
+  tool_name?: string;
+}
+
+export interface ChatReply {
+  content: string;
+  toolCalls: WireToolCall[];
+}
+
+interface ChatLine {
+  message?: { content?: string; tool_calls?: WireToolCall[] };
+  error?: string;
+}
+
+export async function requestJson(url: string, body?: unknown): Promise<unknown> {
+  const init: RequestInit = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } };
+  const response = await fetch(url, init);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.json();
+}
+
+/** POSTs a streaming chat request and reads it to the end; `onContent` sees each delta as it is parsed. */
+export async function streamChat(baseUrl: string, body: Record<string, unknown>, onContent?: (text: string) => void): Promise<ChatReply> {
+  const response = await fetch(`${baseUrl}/api/chat`, {
+    method: 'POST',
+    body: JSON.stringify({ ...body, stream: true }),
+    headers: { 'Content-Type': 'application/json' },
+  });
+  if (!response.ok || !response.body) throw new Error(`/api/chat: HTTP ${response.status}`);
+  const reply: ChatReply = { content: '', toolCalls: [] };
+  const decoder = new TextDecoder();
+  let pending = '';
+  for await (const bytes of response.body) {
+    pending += decoder.decode(bytes, { stream: true });
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) if (line.trim() !== '') readLine(JSON.parse(line) as ChatLine, reply, onContent);
+  }
+  return reply;
+}
+
+function readLine(line: ChatLine, reply: ChatReply, onContent?: (text: string) => void): void {
+  if (line.error) throw new Error(`/api/chat: ${line.error}`);
+  const content = line.message?.content ?? '';
+  if (content) {
+    reply.content += content;
+    onContent?.(content);
+  }
+  reply.toolCalls.push(...(line.message?.tool_calls ?? []));
+}

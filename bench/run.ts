@@ -1,0 +1,90 @@
+/**
+ * `npm run bench`: runs every benchmark of issue 7 in turn on the build, in a throwaway
+ * workspace, and writes bench/results.json and bench/RESULTS.md. `--only a,b` runs some
+ * of them and prints their results without touching the recorded files; `--report` only
+ * writes RESULTS.md again from results.json (after an edit of bench/fixes.md).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../src/paths.js';
+import { benchDetector } from './detector.js';
+import { benchFirstToken } from './first-token.js';
+import { writeReport, writeResults } from './lib/report.js';
+import type { BenchmarkResult, MachineInfo, Results } from './lib/results.js';
+import { createWorkspace, type Workspace } from './lib/workspace.js';
+import { benchMemory } from './memory.js';
+import { benchStartup } from './startup.js';
+import { benchToolCalls } from './tool-calls.js';
+import { benchTurn } from './turn.js';
+
+const BENCHMARKS: Record<string, (workspace: Workspace) => Promise<BenchmarkResult>> = {
+  startup: benchStartup,
+  'tool-calls': benchToolCalls,
+  turn: benchTurn,
+  'first-token': benchFirstToken,
+  memory: benchMemory,
+  detector: benchDetector,
+};
+
+function machine(): MachineInfo {
+  const cpus = os.cpus();
+  return {
+    node: process.versions.node,
+    platform: os.platform(),
+    arch: os.arch(),
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    cpus: cpus.length,
+    totalMemoryMb: Math.round(os.totalmem() / 2 ** 20),
+    loadAverageAtStart: os.loadavg(),
+  };
+}
+
+function selected(argv: string[]): string[] {
+  const only = argv.indexOf('--only');
+  if (only < 0) return Object.keys(BENCHMARKS);
+  const names = (argv[only + 1] ?? '').split(',').filter(Boolean);
+  const unknown = names.filter((name) => !(name in BENCHMARKS));
+  if (names.length === 0 || unknown.length > 0) throw new Error(`--only takes names from: ${Object.keys(BENCHMARKS).join(', ')}`);
+  return names;
+}
+
+const BENCH_DIR = path.join(PACKAGE_ROOT, 'bench');
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--report')) {
+    writeReport(BENCH_DIR, JSON.parse(fs.readFileSync(path.join(BENCH_DIR, 'results.json'), 'utf8')) as Results);
+    return;
+  }
+  const names = selected(process.argv.slice(2));
+  const began = performance.now();
+  const info = machine();
+  const workspace = createWorkspace();
+  const benchmarks: BenchmarkResult[] = [];
+  try {
+    for (const name of names) {
+      process.stdout.write(`${name}… `);
+      const result = await (BENCHMARKS[name] as (workspace: Workspace) => Promise<BenchmarkResult>)(workspace);
+      benchmarks.push(result);
+      const ratios = result.rows.map((item) => `${item.name}: ratio ${item.ratio.toFixed(2)}`).join('; ');
+      process.stdout.write(`${result.pass ? 'pass' : 'MISS'} in ${(result.durationMs / 1000).toFixed(0)} s (${ratios})\n`);
+    }
+  } finally {
+    workspace.remove();
+  }
+  const results: Results = {
+    date: new Date().toISOString(),
+    machine: info,
+    wallTimeMs: performance.now() - began,
+    pass: benchmarks.every((benchmark) => benchmark.pass),
+    benchmarks,
+  };
+  if (names.length === Object.keys(BENCHMARKS).length) {
+    writeResults(BENCH_DIR, results);
+    process.stdout.write(`wrote bench/results.json and bench/RESULTS.md in ${(results.wallTimeMs / 1000).toFixed(0)} s\n`);
+  } else {
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  }
+}
+
+await main();

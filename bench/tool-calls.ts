@@ -1,0 +1,109 @@
+/**
+ * Benchmark 2, tool-call overhead: `calculator.evaluate` through the host's `callTool`
+ * against the same calls through a bare SDK `Client` on its own instance of the same
+ * server: 1,000 sequential calls a side (p50/p99 per call), then 100 at once. Target <= 1.10.
+ */
+import { connectBare, resultText, type BareConnection } from './lib/bare-client.js';
+import { alternate, timed, type Rounds } from './lib/harness.js';
+import { check, row, benchmarkResult, type BenchmarkResult } from './lib/results.js';
+import { startHost } from './lib/started-host.js';
+import { roundTo, summarize, type Summary } from './lib/stats.js';
+import type { Workspace } from './lib/workspace.js';
+import type { McpHost } from '../src/mcp/host.js';
+
+/** 10 blocks of 100 calls a side: 1,000 sequential calls each, interleaved in blocks. */
+const SEQUENTIAL: Rounds = { warmup: 1, runs: 10 };
+const BLOCK = 100;
+const CONCURRENT: Rounds = { warmup: 3, runs: 30 };
+const AT_ONCE = 100;
+const TARGET_RATIO = 1.1;
+
+type Caller = (expression: string) => Promise<string>;
+
+/** The i-th expression: varied, cheap, and the same sequence on both sides. */
+const expression = (i: number): string => `${i % 97} * 7 + ${i % 13}`;
+const expected = (i: number): string => String((i % 97) * 7 + (i % 13));
+
+function viaHost(host: McpHost): Caller {
+  return async (text) => {
+    const result = await host.callTool({ server: 'calculator', tool: 'evaluate', arguments: { expression: text } });
+    if (result.isError) throw new Error(`host call failed: ${result.forModel}`);
+    return result.forModel;
+  };
+}
+
+function viaBare(bare: BareConnection): Caller {
+  return async (text) => resultText(await bare.client.callTool({ name: 'evaluate', arguments: { expression: text } }));
+}
+
+/** One block of sequential calls; each call's time in microseconds. */
+function sequentialBlock(call: Caller): () => Promise<number[]> {
+  return async () => {
+    const times: number[] = [];
+    for (let i = 0; i < BLOCK; i++) {
+      const began = performance.now();
+      const text = await call(expression(i));
+      times.push((performance.now() - began) * 1000);
+      if (!text.includes(expected(i))) throw new Error(`evaluate(${expression(i)}) gave ${text}`);
+    }
+    return times;
+  };
+}
+
+/** AT_ONCE calls started together; the time until the last answer, in milliseconds. */
+function concurrentBatch(call: Caller): () => Promise<number[]> {
+  return async () => [await timed(() => Promise.all(Array.from({ length: AT_ONCE }, (_, i) => call(expression(i)))))];
+}
+
+const microDetails = (side: string, summary: Summary): Record<string, number> => ({
+  [`${side} p50 µs`]: roundTo(summary.median, 0),
+  [`${side} p99 µs`]: roundTo(summary.p99, 0),
+});
+
+export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkResult> {
+  const began = performance.now();
+  const { host } = await startHost(workspace, 'http://127.0.0.1:9', ['calculator']);
+  const bare = await connectBare(workspace.entry('calculator'));
+  try {
+    const hostCall = viaHost(host);
+    const bareCall = viaBare(bare);
+    const sequential = await alternate(SEQUENTIAL, sequentialBlock(hostCall), sequentialBlock(bareCall));
+    const concurrent = await alternate(CONCURRENT, concurrentBatch(hostCall), concurrentBatch(bareCall));
+    const seqHost = summarize(sequential.measured);
+    const seqBare = summarize(sequential.baseline);
+    const rows = [
+      row({
+        name: `${SEQUENTIAL.runs * BLOCK} sequential calls, per call`,
+        unit: 'µs',
+        measured: seqHost,
+        baselineLabel: 'bare SDK `Client.callTool`',
+        baseline: seqBare,
+        checks: (ratio) => [check('ratio of p50s', ratio, '<=', TARGET_RATIO)],
+        details: { ...microDetails('host', seqHost), ...microDetails('bare', seqBare), 'p99 ratio': roundTo(seqHost.p99 / seqBare.p99, 3) },
+      }),
+      row({
+        name: `${AT_ONCE} concurrent calls, until the last answer`,
+        unit: 'ms',
+        measured: summarize(concurrent.measured),
+        baselineLabel: 'bare SDK `Client.callTool`',
+        baseline: summarize(concurrent.baseline),
+        checks: (ratio) => [check('ratio', ratio, '<=', TARGET_RATIO)],
+      }),
+    ];
+    return benchmarkResult({
+      id: 'tool-calls',
+      title: 'Tool-call overhead',
+      howMeasured:
+        'In one process, mcp-chat\'s `McpHost.callTool` and a bare SDK `Client` each drive their own calculator server ' +
+        '(same command, arguments and environment). Sequential: blocks of 100 `evaluate` calls with varied expressions, the ' +
+        'two sides taking turns block by block, each call timed from the call to its resolved result (checked for the right ' +
+        'value). Concurrent: 100 calls started at once, timed until the last answer; the calculator evaluates one at a time, ' +
+        'so this measures queueing through each client.',
+      warmup: `${BLOCK} calls and ${CONCURRENT.warmup} batches a side`,
+      runs: `${SEQUENTIAL.runs * BLOCK} calls and ${CONCURRENT.runs} batches a side`,
+    }, rows, began);
+  } finally {
+    await bare.close();
+    await host.close();
+  }
+}
