@@ -17,19 +17,18 @@ export interface Output {
   stderr: (text: string) => void;
 }
 
-// Security: a tool result, a server's stderr tail or a model's answer may carry escape sequences.
-const safe = sanitizeForTerminal;
-
+// Security: a tool result, a server's stderr tail or a model's answer may carry escape sequences,
+// so everything below goes through sanitizeForTerminal.
 function wholeResult(text: string): string {
-  const clean = safe(text);
+  const clean = sanitizeForTerminal(text);
   return clean.endsWith('\n') ? clean : `${clean}\n`;
 }
 
 export const processOutput: Output = {
   stdout: (text) => void process.stdout.write(wholeResult(text)),
-  stdoutRaw: (text) => void process.stdout.write(safe(text)),
-  warn: (line) => void process.stderr.write(`warning: ${safe(line)}\n`),
-  stderr: (text) => void process.stderr.write(safe(text)),
+  stdoutRaw: (text) => void process.stdout.write(sanitizeForTerminal(text)),
+  warn: (line) => void process.stderr.write(`warning: ${sanitizeForTerminal(line)}\n`),
+  stderr: (text) => void process.stderr.write(sanitizeForTerminal(text)),
   stderrIsTty: process.stderr.isTTY === true,
 };
 

@@ -19,12 +19,9 @@ function rendererFor(width: number): Marked {
   return renderer;
 }
 
-// Security: model replies, server errors and tool descriptions can carry escape sequences
-// (clear screen, set title, hyperlinks); only our own styling may reach the terminal. One
-// rule for the whole program: the same one `mcp-chat call` and `ask` print through.
-export const terminalSafe = sanitizeForTerminal;
-
 export function renderMarkdown(text: string, width: number): string {
-  const rendered = rendererFor(Math.max(20, width)).parse(terminalSafe(text), { async: false });
+  // Security: model replies can carry escape sequences (clear screen, set title, hyperlinks);
+  // only our own styling may reach the terminal, by the rule `call` and `ask` print through.
+  const rendered = rendererFor(Math.max(20, width)).parse(sanitizeForTerminal(text), { async: false });
   return rendered.replace(/\n+$/, '');
 }

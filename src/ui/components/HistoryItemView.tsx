@@ -5,7 +5,8 @@
 import { Box, Text } from 'ink';
 import { assertNever } from '../../errors.js';
 import type { HistoryItem } from '../history.js';
-import { renderMarkdown, terminalSafe } from '../markdown.js';
+import { sanitizeForTerminal } from '../../mcp/content.js';
+import { renderMarkdown } from '../markdown.js';
 import { ToolLine } from './ToolLine.js';
 
 export function HistoryItemView({ item, width }: { item: HistoryItem; width: number }): React.JSX.Element {
@@ -24,7 +25,7 @@ export function HistoryItemView({ item, width }: { item: HistoryItem; width: num
       return (
         <Box marginTop={1}>
           <Text color="cyan" bold>{'› '}</Text>
-          <Text>{terminalSafe(item.text)}</Text>
+          <Text>{sanitizeForTerminal(item.text)}</Text>
         </Box>
       );
     case 'assistant':
@@ -32,16 +33,16 @@ export function HistoryItemView({ item, width }: { item: HistoryItem; width: num
     case 'tool':
       return <ToolLine call={item.call} result={item.result} />;
     case 'info':
-      return <Text dimColor>{terminalSafe(item.text)}</Text>;
+      return <Text dimColor>{sanitizeForTerminal(item.text)}</Text>;
     case 'error':
       return (
         <Box flexDirection="column">
-          <Text color="red">{`✗ ${terminalSafe(item.text)}`}</Text>
-          {item.hint ? <Text dimColor>{`  ${terminalSafe(item.hint)}`}</Text> : null}
+          <Text color="red">{`✗ ${sanitizeForTerminal(item.text)}`}</Text>
+          {item.hint ? <Text dimColor>{`  ${sanitizeForTerminal(item.hint)}`}</Text> : null}
         </Box>
       );
     case 'debug':
-      return <Text color="gray">{`[debug] ${terminalSafe(item.text)}`}</Text>;
+      return <Text color="gray">{`[debug] ${sanitizeForTerminal(item.text)}`}</Text>;
     default:
       return assertNever(item);
   }
