@@ -2,8 +2,9 @@
  * Child processes as the benchmarks see them: run one to completion and time it from
  * spawn to exit, and read a running one's CPU time and resident memory from /proc.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { runNode } from '../../test/helpers/run-cli.js';
 
 export interface Finished {
   ms: number;
@@ -19,22 +20,11 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-/** Runs `node <args>` and resolves when it has exited and its pipes have closed. */
-export function timeNode(args: string[], options: RunOptions): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const began = performance.now();
-    const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ ms: performance.now() - began, code, stdout, stderr });
-    });
-  });
+/** Runs `node <args>` and resolves when it has exited and its pipes have closed, with the time from spawn. */
+export async function timeNode(args: string[], options: RunOptions): Promise<Finished> {
+  const began = performance.now();
+  const result = await runNode(args, { ...options, timeoutMs: options.timeoutMs ?? 60_000 });
+  return { ...result, ms: performance.now() - began };
 }
 
 /** Throws with the child's stderr when it did not exit 0: a failing run must not be timed as a fast one. */

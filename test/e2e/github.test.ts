@@ -5,8 +5,6 @@
  * call, the three failures users meet (untrusted certificate, missing token, 401), and `ask`.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +12,7 @@ import { FakeGitHub, fixture } from '../fakes/fake-github.js';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
 import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
-import { killAll, selfSignedCertificate, spawnNodeServer } from '../helpers/spawn-server.js';
+import { closePlainServers, killAll, plainServer, selfSignedCertificate, spawnNodeServer } from '../helpers/spawn-server.js';
 
 const GITHUB_MAIN = path.join(REPO_ROOT, 'dist/servers/github/main.js');
 const README_PATH = '/repos/o/r/contents/README.md';
@@ -30,7 +28,6 @@ let trustedConfig: string;
 let untrustedConfig: string;
 let ollama: FakeOllama | undefined;
 const fake = new FakeGitHub();
-const plainServers: http.Server[] = [];
 
 /** The recorded contents-API file response with README.md's path and bytes. */
 function readmeResponse(): Record<string, unknown> {
@@ -87,8 +84,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await killAll();
-  for (const server of plainServers) server.closeAllConnections();
-  await Promise.all(plainServers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await closePlainServers();
   await fake.stop();
   fs.rmSync(workDir, { recursive: true, force: true });
 });
@@ -149,13 +145,10 @@ describe('the failures users meet, one clear line each', () => {
   });
 
   it('401 from the MCP endpoint itself: one line naming the header and the variable, the token not shown', async () => {
-    const server = http.createServer((_req, res) => {
+    const url = await plainServer((_req, res) => {
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
       res.end(JSON.stringify({ error: 'invalid_token' }));
     });
-    plainServers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
     const tools = await cli(['tools', '--json', '--config', writeConfig('guarded.json', url)], REVOKED_TOKEN);
     expect(tools.code).toBe(0);
     const lines = tools.stderr.trimEnd().split('\n');

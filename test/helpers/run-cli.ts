@@ -30,8 +30,13 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 }
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return runNode([CLI, ...args], options);
+}
+
+/** Runs `node <args>` to its exit and collects both streams (the benchmarks time it too). */
+export function runNode(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: options.cwd ?? REPO_ROOT,
       env: options.env ?? cleanEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],

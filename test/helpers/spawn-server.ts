@@ -1,9 +1,11 @@
 /**
  * Real server processes for HTTP(S) tests: spawn, wait for the line that says the
  * server is listening (never a fixed sleep), and kill whatever is left in afterAll.
- * Also makes throwaway self-signed certificates with the system's openssl.
+ * Also in-process HTTP endpoints that misbehave on purpose, closed the same way, and
+ * throwaway self-signed certificates made with the system's openssl.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -48,6 +50,24 @@ export async function killAndWait(child: ChildProcess): Promise<void> {
 
 export async function killAll(): Promise<void> {
   await Promise.all([...running].map(killAndWait));
+}
+
+const plainServers = new Set<http.Server>();
+
+/** An HTTP endpoint on 127.0.0.1 answering with `handler`; resolves to its `/mcp` URL. */
+export async function plainServer(handler: http.RequestListener): Promise<string> {
+  const server = http.createServer(handler);
+  plainServers.add(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/mcp`;
+}
+
+/** Closes every `plainServer`, dropping open connections first so close never waits on a client. */
+export async function closePlainServers(): Promise<void> {
+  const servers = [...plainServers];
+  plainServers.clear();
+  for (const server of servers) server.closeAllConnections();
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
 }
 
 /** A port that was free a moment ago, for servers that cannot be told to pick one themselves. */

@@ -4,7 +4,6 @@
  * GitHub API), and server-everything over Streamable HTTP and SSE.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +13,9 @@ import { createLogger, silentLogger, type Logger } from '../../src/log.js';
 import { McpHost, type ServerStatus } from '../../src/mcp/host.js';
 import { FakeGitHub, fixture } from '../fakes/fake-github.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
-import { freePort, killAll, killAndWait, selfSignedCertificate, spawnNodeServer, type Certificate, type SpawnedServer } from '../helpers/spawn-server.js';
+import {
+  closePlainServers, freePort, killAll, killAndWait, plainServer, selfSignedCertificate, spawnNodeServer, type Certificate, type SpawnedServer,
+} from '../helpers/spawn-server.js';
 
 const GITHUB_MAIN = path.join(REPO_ROOT, 'dist/servers/github/main.js');
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -28,7 +29,6 @@ let stranger: Certificate;
 let github: SpawnedServer;
 const fake = new FakeGitHub();
 const hosts: McpHost[] = [];
-const plainServers: http.Server[] = [];
 
 function remote(name: string, url: string, overrides: Partial<RemoteServerConfig> = {}): RemoteServerConfig {
   return { kind: 'remote', name, url, transport: 'auto', headers: {}, timeoutMs: 10_000, alwaysAllow: [], ...overrides };
@@ -50,13 +50,6 @@ function startGitHub(port = 0): Promise<SpawnedServer> {
 }
 
 /** A plain HTTP server on 127.0.0.1 with a fixed behaviour, for failure cases. */
-async function plainServer(handler: http.RequestListener): Promise<string> {
-  const server = http.createServer(handler);
-  plainServers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
-}
-
 function statusOf(host: McpHost, name: string): ServerStatus {
   const status = host.statuses().find((s) => s.name === name);
   if (!status) throw new Error(`no status for ${name}`);
@@ -78,8 +71,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await killAll();
-  for (const server of plainServers) server.closeAllConnections();
-  await Promise.all(plainServers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await closePlainServers();
   await fake.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
