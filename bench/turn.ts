@@ -9,6 +9,7 @@ import path from 'node:path';
 import { buildSystemPrompt } from '../src/chat/system-prompt.js';
 import { MCPChatbot } from '../src/chat/orchestrator.js';
 import type { ToolSpec } from '../src/chat/types.js';
+import type { AppConfig } from '../src/config/types.js';
 import { createOllamaClient } from '../src/ollama-client.js';
 import type { AskPlan } from './baseline/ask-by-hand.js';
 import { turnByHand, type TurnPlan } from './baseline/turn-by-hand.js';
@@ -22,7 +23,7 @@ import { summarize } from './lib/stats.js';
 import { BASELINE_DIR, CLI, type Workspace } from './lib/workspace.js';
 
 const PROCESS_ROUNDS: Rounds = { warmup: 2, runs: 10 };
-const TURN_ROUNDS: Rounds = { warmup: 10, runs: 40 };
+const TURN_ROUNDS: Rounds = { warmup: 50, runs: 300 };
 const TARGET_RATIO = 1.2;
 const PROMPT = 'What is 2+2?';
 const ANSWER = answerFor(PROMPT, '4');
@@ -40,10 +41,12 @@ function expectAnswer(answer: string, what: string): void {
   if (answer.trim() !== ANSWER) throw new Error(`${what} answered ${JSON.stringify(answer)}, not ${JSON.stringify(ANSWER)}`);
 }
 
-/** The turn as `ask` runs it: a fresh model client and chatbot, configured as `ask` configures them. */
-async function orchestratedTurn(started: StartedHost, workspace: Workspace, ollamaUrl: string): Promise<number[]> {
+/**
+ * The turn as `ask` runs it: a fresh model client and chatbot, configured as `ask` configures
+ * them. The configuration is read once beforehand, as `ask` reads it at start.
+ */
+async function orchestratedTurn(started: StartedHost, config: AppConfig): Promise<number[]> {
   const began = performance.now();
-  const config = workspace.config(ollamaUrl);
   const { host, log } = started;
   const chatbot = new MCPChatbot({
     llm: createOllamaClient(config.ollama, log),
@@ -75,7 +78,8 @@ async function turnRow(workspace: Workspace, ollamaUrl: string): Promise<Row> {
   const calculator = await connectBare(workspace.entry('calculator'));
   try {
     const plan = planFor(ollamaUrl, started.host.listTools(), workspace);
-    const samples = await alternate(TURN_ROUNDS, () => orchestratedTurn(started, workspace, ollamaUrl), () => handTurn(plan, calculator));
+    const config = workspace.config(ollamaUrl);
+    const samples = await alternate(TURN_ROUNDS, () => orchestratedTurn(started, config), () => handTurn(plan, calculator));
     return row({
       name: 'one turn inside the process',
       unit: 'ms',

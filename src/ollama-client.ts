@@ -117,15 +117,15 @@ class HttpOllamaClient implements OllamaClient {
     let opened = false;
     let finished = false;
     try {
-      const stream = await withRetry(() => guard.race(api.chat(body)), signal, this.log);
+      // The package sends the request and turns an error status into a `ResponseError`;
+      // the guard reads the reply stream that request opened.
+      await withRetry(() => guard.race(api.chat(body)), signal, this.log);
       opened = true;
-      guard.onCancel(() => stream.abort());
-      const iterator = stream[Symbol.asyncIterator]();
+      const replies = guard.replyObjects();
       for (;;) {
-        const next = await guard.race(iterator.next());
+        const next = await guard.race(replies.next());
         if (next.done) break;
-        const chunks = toLlmChunks(next.value);
-        for (const chunk of chunks) {
+        for (const chunk of toLlmChunks(next.value)) {
           if (chunk.type === 'done') this.log.debug({ ...chunk }, 'ollama reply finished');
           yield chunk;
         }
@@ -185,6 +185,5 @@ interface ChatState {
 
 function lostConnectionDetail(error: unknown): string {
   if (error instanceof TypeError && error.message === 'terminated') return 'the connection was lost';
-  if (error instanceof Error && /did not receive done/i.test(error.message)) return 'the stream ended before the reply was complete';
   return error instanceof Error ? error.message : String(error);
 }

@@ -67,7 +67,21 @@ function describeServer(server: string, tools: ToolSpec[]): string {
   return lines.join('\n');
 }
 
+/**
+ * Built once per catalogue and mode: the host hands out the same tools array until a
+ * server's tools change, and a turn asks for the prompt at every step.
+ */
+const built = new WeakMap<ToolSpec[], Map<'native' | 'json', string>>();
+
 export function buildSystemPrompt(tools: ToolSpec[], mode: 'native' | 'json'): string {
+  let prompts = built.get(tools);
+  if (!prompts) built.set(tools, (prompts = new Map()));
+  let prompt = prompts.get(mode);
+  if (prompt === undefined) prompts.set(mode, (prompt = promptFor(tools, mode)));
+  return prompt;
+}
+
+function promptFor(tools: ToolSpec[], mode: 'native' | 'json'): string {
   if (tools.length === 0) return `${INTRO}\nNo tools are available right now; answer from your own knowledge.`;
   if (mode === 'native') {
     return `${INTRO}\nUse the provided tools when they help answer the question; otherwise answer directly. After a tool result arrives, use it to answer the user.`;

@@ -5,6 +5,7 @@
  * cut-off reply, an example in an explanation, or for a tool that does not exist.
  */
 import { assertNever } from '../errors.js';
+import { isRecord } from '../is-record.js';
 import { isAttempt, scanReply, type Candidate } from './tool-call/candidates.js';
 import type { RawCall } from './tool-call/formats.js';
 import { buildHint, type Problem } from './tool-call/hints.js';
@@ -32,10 +33,6 @@ export interface DetectOptions {
 }
 
 type CallOutcome = { type: 'ok'; call: ToolCall } | { type: 'problem'; problem: Problem; call: ToolCall };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Arguments as an object: absent means none; a string holding JSON is decoded. */
 function normalizeArguments(value: unknown): Record<string, unknown> | undefined {

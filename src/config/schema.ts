@@ -4,6 +4,7 @@
  * entry are allowed so a Claude Desktop file works unchanged. Our own sections are strict.
  */
 import { z } from 'zod';
+import { isRecord } from '../is-record.js';
 
 const stringMap = z.record(z.string(), z.string());
 /** Node timers overflow past 2^31-1 ms and then fire at once, so longer is refused. */
@@ -90,10 +91,6 @@ export const configFileSchema = z
   .superRefine(checkServerMaps, { when: (payload) => isRecord(payload.value) });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Typed loosely on purpose: with `when`, the fields may still be invalid here. */
 function checkServerMaps(file: { mcpServers?: unknown; mcp_servers?: unknown }, context: z.RefinementCtx): void {

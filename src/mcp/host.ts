@@ -3,7 +3,7 @@
  * the others), keeps the tool registry, and routes calls. `callTool` never throws:
  * every failure becomes an error result the model can read.
  */
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ErrorCode, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/types.js';
 import type { JsonSchemaObject, ToolCall, ToolHost, ToolResult, ToolSpec } from '../chat/types.js';
 import { errorMessage } from '../errors.js';
@@ -25,6 +25,8 @@ export interface HostOptions {
 export class McpHost implements ToolHost {
   private readonly servers: ManagedServer[];
   private readonly maxResultChars: number | undefined;
+  /** The last catalogue built, with the server lists it was built from (replaced, never mutated). */
+  private catalogue: { from: Tool[][]; specs: ToolSpec[] } | undefined;
 
   constructor(configs: ServerConfig[], options: HostOptions) {
     this.maxResultChars = options.maxResultChars;
@@ -41,16 +43,26 @@ export class McpHost implements ToolHost {
     return this.servers.map((server) => server.status());
   }
 
+  /**
+   * Every ready server's tools. The same array comes back until a server's list changes, so
+   * what is derived from it (the system prompt) can be kept per catalogue.
+   */
   listTools(): ToolSpec[] {
-    return this.servers.flatMap((server) =>
-      server.listTools().map((tool) => ({
+    const from = this.servers.map((server) => server.listTools());
+    const cached = this.catalogue;
+    if (cached && from.every((tools, index) => tools === cached.from[index])) return cached.specs;
+    const specs = from.flatMap((tools, index) => {
+      const server = this.servers[index] as ManagedServer;
+      return tools.map((tool) => ({
         server: server.name,
         name: tool.name,
         description: tool.description ?? '',
         inputSchema: tool.inputSchema as JsonSchemaObject,
         annotations: tool.annotations,
-      })),
-    );
+      }));
+    });
+    this.catalogue = { from, specs };
+    return specs;
   }
 
   /** True when a call must be approved by the user: not read-only and not in `alwaysAllow`. */

@@ -12,6 +12,8 @@ import { displayUrl } from './remote-credentials.js';
 
 /** Crashes tolerated before a server is given up on: enough for a flaky start, not a crash loop. */
 const MAX_CRASHES = 3;
+/** What a server that is not up offers; one array, so the host's catalogue stays the same. */
+const NO_TOOLS: Tool[] = [];
 /** Bound on the initialize handshake, so one stuck server cannot hold up start-up forever. */
 const START_TIMEOUT_MS = 30_000;
 
@@ -78,7 +80,7 @@ export class ManagedServer {
   }
 
   listTools(): Tool[] {
-    return this.state === 'ready' || this.state === 'crashed' ? this.tools : [];
+    return this.state === 'ready' || this.state === 'crashed' ? this.tools : NO_TOOLS;
   }
 
   /** Starts (or restarts) the server; never throws: failures land in `status()`. */

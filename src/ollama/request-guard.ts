@@ -3,6 +3,7 @@
  * cap on a long answer), the caller's cancel signal, and a `fetch` for the `ollama`
  * package that honours both and keeps the package from writing to the console.
  */
+import { isRecord } from '../is-record.js';
 import type { Logger } from '../log.js';
 import { abortError } from './failures.js';
 
@@ -10,7 +11,7 @@ export interface GuardOptions {
   /** Longest wait for the server; 0 or a non-finite value disables it. */
   timeoutMs: number;
   signal?: AbortSignal;
-  /** Response bodies are NDJSON streams to re-frame (see `guardNdjson`). */
+  /** The response is an NDJSON stream, read by `replyObjects`. */
   streaming: boolean;
   timeoutError(): Error;
   log: Logger;
@@ -20,20 +21,14 @@ export class RequestGuard {
   /** The message of an `{"error": …}` line seen in the stream, if any. */
   serverError: string | undefined;
   private readonly controller = new AbortController();
-  private readonly cancelHooks: Array<() => void> = [];
+  /** The body of the streamed reply, once its headers are in. */
+  private streamed: ReadableStream<Uint8Array> | undefined;
 
   constructor(private readonly options: GuardOptions) {}
 
-  /** Also run `hook` when the request is cancelled (the package's own iterator abort). */
-  onCancel(hook: () => void): void {
-    this.cancelHooks.push(hook);
-  }
-
-  /** Tears the request down: the fetch, its body, and whatever registered `onCancel`. */
+  /** Tears the request down: the fetch and its body. */
   cancel(): void {
-    if (this.controller.signal.aborted) return;
     this.controller.abort();
-    for (const hook of this.cancelHooks) hook();
   }
 
   /**
@@ -65,19 +60,70 @@ export class RequestGuard {
   /** Passed to `new Ollama({ fetch })`. */
   readonly fetch: typeof fetch = async (input, init) => {
     // The package creates its abort controller only once the headers are in; ours also
-    // covers connecting and waiting for the first byte.
-    const signals = init?.signal ? [this.controller.signal, init.signal] : [this.controller.signal];
-    const response = await fetch(input, { ...init, signal: AbortSignal.any(signals) });
+    // covers connecting and waiting for the first byte. Linked by a listener rather than
+    // `AbortSignal.any`, which builds a new transferable signal per request.
+    init?.signal?.addEventListener('abort', () => this.cancel(), { once: true });
+    const response = await fetch(input, { ...init, signal: this.controller.signal });
     if (!response.ok) return jsonErrorResponse(response);
-    if (!this.options.streaming || !response.body) return response;
-    const body = guardNdjson(response.body, {
-      onError: (message) => {
-        this.serverError = message;
-      },
-      onInvalid: (line) => this.options.log.warn({ line: line.slice(0, 200) }, 'ollama sent a line that is not JSON; skipped'),
-    });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    if (this.options.streaming) this.streamed = response.body ?? undefined;
+    return response;
   };
+
+  /**
+   * The objects of the NDJSON reply the last request opened, read to the end of the
+   * stream (cancelling a finished response costs more than reading its last bytes). Read
+   * here rather than through the package's iterator, which warns on the console about a
+   * line that is not JSON (corrupting the terminal UI) and would parse every line a second
+   * time after this check. A line that is not a JSON object is logged and skipped; an
+   * `{"error": …}` line ends the reply with that message; so does an end without `done`.
+   */
+  async *replyObjects(): AsyncGenerator<Record<string, unknown>> {
+    const body = this.streamed;
+    if (!body) throw new Error('the reply had no body');
+    const decoder = new TextDecoder();
+    let pending = '';
+    let finished = false;
+    for await (const bytes of body) {
+      const lines = (pending + decoder.decode(bytes, { stream: true })).split('\n');
+      pending = lines.pop() ?? '';
+      for (const object of this.readLines(lines)) {
+        finished ||= object.done === true;
+        yield object;
+      }
+    }
+    for (const object of this.readLines([pending + decoder.decode()])) {
+      finished ||= object.done === true;
+      yield object;
+    }
+    if (!finished) throw new Error('the stream ended before the reply was complete');
+  }
+
+  private *readLines(lines: string[]): Generator<Record<string, unknown>> {
+    for (const line of lines) {
+      const object = this.readLine(line);
+      if (object !== undefined) yield object;
+    }
+  }
+
+  private readLine(line: string): Record<string, unknown> | undefined {
+    if (line.trim() === '') return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      parsed = undefined;
+    }
+    if (!isRecord(parsed)) {
+      this.options.log.warn({ line: line.slice(0, 200) }, 'ollama sent a line that is not a JSON object; skipped');
+      return undefined;
+    }
+    const error = parsed.error;
+    if (error !== undefined) {
+      this.serverError = typeof error === 'string' ? error : JSON.stringify(error);
+      throw new Error(this.serverError);
+    }
+    return parsed;
+  }
 }
 
 function errorField(text: string): string | undefined {
@@ -102,47 +148,4 @@ async function jsonErrorResponse(response: Response): Promise<Response> {
     statusText: response.statusText,
     headers: { 'content-type': 'application/json; charset=utf-8' },
   });
-}
-
-interface LineHooks {
-  onError(message: string): void;
-  onInvalid(line: string): void;
-}
-
-/**
- * Passes on only complete lines that parse as JSON (the package warns on the console about
- * anything else) and notes `{"error": …}` lines so they can be told apart from other failures.
- */
-function guardNdjson(body: ReadableStream<Uint8Array>, hooks: LineHooks): ReadableStream<Uint8Array> {
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
-  let pending = '';
-  const forward = (lines: string[], controller: TransformStreamDefaultController<Uint8Array>): void => {
-    for (const line of lines) {
-      if (line.trim() === '') continue;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        hooks.onInvalid(line);
-        continue;
-      }
-      const error = typeof parsed === 'object' && parsed !== null ? Reflect.get(parsed, 'error') : undefined;
-      if (error !== undefined) hooks.onError(typeof error === 'string' ? error : JSON.stringify(error));
-      controller.enqueue(encoder.encode(`${line}\n`));
-    }
-  };
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        pending += decoder.decode(chunk, { stream: true });
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        forward(lines, controller);
-      },
-      flush(controller) {
-        forward([pending + decoder.decode()], controller);
-      },
-    }),
-  );
 }

@@ -3,18 +3,15 @@
  * Policy: what arrives is read defensively (tool-call arguments as an object or a JSON
  * string, metrics possibly absent); what is sent back uses the only forms Ollama decodes.
  */
-import type { ChatRequest, ChatResponse, Message, Options, ShowResponse, Tool } from 'ollama';
+import type { ChatRequest, Message, Options, ShowResponse, Tool } from 'ollama';
 import type { ChatMessage, LlmCapabilities, LlmChunk, LlmRequest, NativeToolCall } from '../chat/types.js';
 import type { OllamaSettings } from '../config/types.js';
 import { assertNever } from '../errors.js';
+import { isRecord } from '../is-record.js';
 
 export type StreamingChatRequest = ChatRequest & { stream: true };
 
 const NS_PER_MS = 1_000_000;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Ollama decodes `arguments` only as an object, so a string from the model is parsed back. */
 function argumentsObject(args: Record<string, unknown> | string): Record<string, unknown> {
@@ -105,9 +102,7 @@ function doneChunk(response: Record<string, unknown>): DoneChunk {
  * One NDJSON object → the engine's chunks, in stream order. Tool calls are read from every
  * object, the `done: true` one included: some model/version pairs send them only there.
  */
-export function toLlmChunks(response: ChatResponse): LlmChunk[] {
-  const raw: unknown = response;
-  if (!isRecord(raw)) return [];
+export function toLlmChunks(raw: Record<string, unknown>): LlmChunk[] {
   const chunks: LlmChunk[] = [];
   const message = isRecord(raw.message) ? raw.message : {};
   if (typeof message.thinking === 'string' && message.thinking !== '') chunks.push({ type: 'thinking', text: message.thinking });

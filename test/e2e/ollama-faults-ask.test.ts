@@ -91,6 +91,6 @@ describe('mcp-chat ask when Ollama sends one line that is not JSON', () => {
     const env = cleanEnv({ HOME: workDir, OLLAMA_HOST: ollama.url, MCP_CHAT_LOG_FILE: logFile });
     const result = await runCli(['ask', 'What is 2+2?'], { cwd: workDir, env });
     expect(result).toEqual({ code: 0, stdout: 'Two plus two is four.\n', stderr: '' });
-    expect(fs.readFileSync(logFile, 'utf8')).toContain('ollama sent a line that is not JSON; skipped');
+    expect(fs.readFileSync(logFile, 'utf8')).toContain('ollama sent a line that is not a JSON object; skipped');
   });
 });

@@ -55,6 +55,23 @@ describe('McpHost over real stdio children', () => {
     expect(echo?.inputSchema.properties).toHaveProperty('text');
   });
 
+  it('hands out one catalogue while the tools stay the same, and a new one when a server drops out', async () => {
+    const host = createHost(['good'], ['crashy']);
+    await host.start();
+    const first = host.listTools();
+    expect(host.listTools()).toBe(first);
+    expect(first.map((t) => t.server)).toContain('crashy');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await host.callTool({ server: 'crashy', tool: 'crash', arguments: {} });
+      await vi.waitFor(() => expect(host.statuses()[1]?.state).not.toBe('ready'));
+    }
+    expect(host.statuses()[1]?.state).toBe('failed');
+    const after = host.listTools();
+    expect(after).not.toBe(first);
+    expect(new Set(after.map((t) => t.server))).toEqual(new Set(['good']));
+    expect(host.listTools()).toBe(after);
+  });
+
   it('turns unknown servers, unknown tools, bad arguments and error results into error results', async () => {
     const host = createHost(['one']);
     await host.start();

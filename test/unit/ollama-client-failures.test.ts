@@ -47,6 +47,27 @@ async function closedPortUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
+const rawServers: http.Server[] = [];
+
+afterEach(async () => {
+  for (const server of rawServers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+/** A chat endpoint that answers 200 with `writes` as they are, then ends the response. */
+async function rawNdjsonServer(writes: string[]): Promise<string> {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+    for (const text of writes.slice(0, -1)) res.write(text);
+    res.end(writes.at(-1));
+  });
+  rawServers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+}
+
 const tool = { type: 'function' as const, function: { name: 'f', description: 'f', parameters: { type: 'object' as const } } };
 
 describe('OllamaClient: HTTP errors', () => {
@@ -115,30 +136,31 @@ describe('OllamaClient: failures mid-stream', () => {
     expect(ollama.chatRequests).toHaveLength(1);
   });
 
-  it('skips a line that is not JSON without printing, and keeps streaming', async () => {
+  it('skips a line that is not a JSON object without printing, and keeps streaming', async () => {
     const printed = [vi.spyOn(console, 'log'), vi.spyOn(console, 'warn'), vi.spyOn(console, 'error')];
-    // Not the fake: it only speaks valid protocol. This server sends one garbled line.
-    const server = http.createServer((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
-      res.write('{"model":"llama3.2","message":{"role":"assistant","content":"Hel"},"done":false}\n');
-      res.write('<html>proxy hiccup</html>\n');
-      res.end('{"model":"llama3.2","message":{"role":"assistant","content":"lo"},"done":false}\n{"model":"llama3.2","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}\n');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-      const { chunks, error } = await run(createOllamaClient(settingsFor(url), silentLogger));
-      expect(error).toBeUndefined();
-      expect(chunks).toEqual([
-        { type: 'content', text: 'Hel' },
-        { type: 'content', text: 'lo' },
-        { type: 'done', doneReason: 'stop' },
-      ]);
-      for (const spy of printed) expect(spy).not.toHaveBeenCalled();
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    // Not the fake: it only speaks valid protocol. This server sends garbled lines, and ends
+    // its last line without a newline.
+    const url = await rawNdjsonServer([
+      '{"model":"llama3.2","message":{"role":"assistant","content":"Hel"},"done":false}\n',
+      '<html>proxy hiccup</html>\n42\n["array"]\n',
+      '{"model":"llama3.2","message":{"role":"assistant","content":"lo"},"done":false}\n{"model":"llama3.2","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}',
+    ]);
+    const { chunks, error } = await run(createOllamaClient(settingsFor(url), silentLogger));
+    expect(error).toBeUndefined();
+    expect(chunks).toEqual([
+      { type: 'content', text: 'Hel' },
+      { type: 'content', text: 'lo' },
+      { type: 'done', doneReason: 'stop' },
+    ]);
+    for (const spy of printed) expect(spy).not.toHaveBeenCalled();
+  });
+
+  it('a stream that ends cleanly before its done line → request-failed saying so, after the chunks before it', async () => {
+    const url = await rawNdjsonServer(['{"model":"llama3.2","message":{"role":"assistant","content":"Hel"},"done":false}\n']);
+    const { chunks, error } = await run(createOllamaClient(settingsFor(url), silentLogger));
+    expect(chunks).toEqual([{ type: 'content', text: 'Hel' }]);
+    expect(error).toMatchObject({ kind: 'request-failed' });
+    expect((error as Error).message).toContain('the stream ended before the reply was complete');
   });
 });
 

@@ -17,14 +17,18 @@ const NUMBER = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/y;
 const WORD_VALUES: Record<string, unknown> = { True: true, False: false, None: null, true: true, false: false, null: null };
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0', '\\': '\\', "'": "'", '"': '"' };
 
-class NotPythonic extends Error {}
+/**
+ * Thrown as a signal, one instance for all: most replies are not Python calls, and a new
+ * Error per reply would capture a stack each time for nothing.
+ */
+const NOT_PYTHONIC = new Error('not a Python-style call');
 
 class Reader {
   pos = 0;
   constructor(private readonly text: string) {}
 
   fail(): never {
-    throw new NotPythonic();
+    throw NOT_PYTHONIC;
   }
 
   skipSpace(): void {
@@ -169,7 +173,7 @@ function attempt<T>(text: string, read: (reader: Reader) => T): T | undefined {
     const value = read(reader);
     return reader.atEnd() ? value : undefined;
   } catch (error) {
-    if (error instanceof NotPythonic) return undefined;
+    if (error === NOT_PYTHONIC) return undefined;
     throw error;
   }
 }
