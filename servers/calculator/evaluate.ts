@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import type { MathJsInstance, MathNode } from 'mathjs';
 import { formatValue } from './format-result.js';
-import { failure } from './protocol.js';
+import { MAX_EXPRESSION_LENGTH, failure } from './protocol.js';
 import type { Outcome } from './protocol.js';
 
 /**
@@ -34,9 +34,6 @@ export const DISABLED_FUNCTIONS: readonly string[] = [
   // Build new functions, instances or JSON hooks out of arbitrary values.
   'typed', 'factory', 'create', 'reviver', 'replacer', 'chain', 'expression',
 ];
-
-/** Expression length the tool schema also enforces; checked here so the module stands alone. */
-export const MAX_EXPRESSION_LENGTH = 1_000;
 
 export interface Calculator {
   evaluate(expression: string): Outcome;

@@ -3,6 +3,12 @@
  * server and its evaluator child process. Policy: the child answers every request exactly once.
  */
 
+/**
+ * Expression length the tool schema enforces and the evaluator checks again, so it stands alone.
+ * Kept here, not beside mathjs: the server process must not load mathjs for a constant.
+ */
+export const MAX_EXPRESSION_LENGTH = 1_000;
+
 export type Outcome = { ok: true; text: string } | { ok: false; message: string };
 
 /** Server → child: evaluate one expression. */
