@@ -1,0 +1,60 @@
+/**
+ * Second build step, after `tsc`: replaces each program that runs in its own process (the CLI,
+ * the four servers and the calculator's evaluator child) with one bundled file at the same path.
+ * Why: Node resolves, reads and compiles an ES module graph file by file; the CLI and each server
+ * load several hundred files (zod, ajv, the SDK), which cost more CPU at start-up than everything
+ * else they do. tsc's per-module output stays beside the bundles for tests that load one module.
+ */
+import fs from 'node:fs';
+import { build } from 'esbuild';
+
+/** ES modules have no `require`, `__filename` or `__dirname`; bundled CommonJS packages expect them. */
+const COMMONJS_GLOBALS = [
+  "import { createRequire as __bundleCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
+  'const require = __bundleCreateRequire(import.meta.url);',
+  'const __filename = __bundleFileURLToPath(import.meta.url);',
+  "const __dirname = __bundleFileURLToPath(new URL('.', import.meta.url));",
+].join('\n');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outbase: '.',
+  outdir: 'dist',
+  allowOverwrite: true,
+  banner: { js: COMMONJS_GLOBALS },
+  // Ink loads React's devtools only when DEV=true; they are not a dependency.
+  external: ['react-devtools-core'],
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: 'warning',
+  metafile: true,
+};
+
+/** What went into each output and what it imports: test/integration/bundle.test.ts checks it. */
+const METAFILE = 'dist/bundle-meta.json';
+
+// Chunk names carry a content hash: clear the last build's so none is left behind.
+fs.rmSync('dist/src/chunks', { recursive: true, force: true });
+
+const results = await Promise.all([
+  // The CLI loads each command on use (`ask` never loads Ink): split so that stays true.
+  build({ ...common, entryPoints: ['src/cli.ts'], splitting: true, chunkNames: 'src/chunks/[name]-[hash]' }),
+  // A server is one self-contained file; the evaluator child finds its file beside the calculator's.
+  build({
+    ...common,
+    entryPoints: [
+      'servers/calculator/main.ts',
+      'servers/calculator/evaluator-child.ts',
+      'servers/file/main.ts',
+      'servers/research/main.ts',
+      'servers/github/main.ts',
+    ],
+  }),
+]);
+
+const outputs = Object.assign({}, ...results.map((result) => result.metafile.outputs));
+fs.writeFileSync(METAFILE, JSON.stringify({ outputs }));

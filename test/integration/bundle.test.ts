@@ -1,0 +1,85 @@
+/**
+ * What the build promises about the programs it ships (scripts/bundle.mjs): each runs from
+ * one bundled file (plus, for the CLI, chunks loaded on use), so start-up does not resolve
+ * and compile hundreds of modules; `ask`, `call` and `tools` never load Ink; the calculator
+ * server leaves mathjs to its evaluator child. Read from esbuild's own account of the build
+ * (dist/bundle-meta.json); `npm test` builds first.
+ */
+import fs from 'node:fs';
+import { isBuiltin } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/server-configs.js';
+
+interface Output {
+  imports: Array<{ path: string; kind: string; external?: boolean }>;
+  /** Source files (relative to the repository) bundled into this output. */
+  inputs: Record<string, unknown>;
+  entryPoint?: string;
+}
+
+const outputs = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'dist/bundle-meta.json'), 'utf8')) as { outputs: Record<string, Output> }).outputs;
+
+function output(file: string): Output {
+  const found = outputs[file];
+  if (!found) throw new Error(`${file} is not in the build`);
+  return found;
+}
+
+function outputFor(entryPoint: string): string {
+  const file = Object.keys(outputs).find((name) => outputs[name]?.entryPoint === entryPoint);
+  if (!file) throw new Error(`no output for ${entryPoint}`);
+  return file;
+}
+
+/** Every output a program can load from `file`, itself included, through the build's own imports. */
+function reachable(file: string): string[] {
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const imported of output(name).imports) if (!imported.external) visit(imported.path);
+  };
+  visit(file);
+  return [...seen];
+}
+
+const bundles = (files: string[], sourcePrefix: string): boolean =>
+  files.some((file) => Object.keys(output(file).inputs).some((input) => input.startsWith(sourcePrefix)));
+
+/** `node:sqlite` (undici's optional cache store) is a built-in only from Node 22 on, and loaded only there. */
+const isNodeBuiltin = (name: string): boolean => name.startsWith('node:') || isBuiltin(name);
+
+/** Optional packages of Ink's devtools chunk, which only DEV=true loads; none is installed. */
+const DEVTOOLS_ONLY = new Set(['react-devtools-core', 'bufferutil', 'utf-8-validate']);
+
+const SERVERS = ['calculator/main', 'calculator/evaluator-child', 'file/main', 'research/main', 'github/main'];
+
+describe('the built programs', () => {
+  it.each(SERVERS)('dist/servers/%s.js is one file that imports only Node built-ins', (name) => {
+    const built = output(`dist/servers/${name}.js`);
+    expect(built.entryPoint).toBe(`servers/${name}.ts`);
+    expect(built.imports.filter((imported) => !isNodeBuiltin(imported.path))).toEqual([]);
+  });
+
+  it('the CLI loads nothing from node_modules at run time: only Node built-ins and its own chunks', () => {
+    for (const file of reachable('dist/src/cli.js')) {
+      const outside = output(file).imports.filter((imported) => imported.external && !isNodeBuiltin(imported.path));
+      expect(outside.map((imported) => imported.path).filter((name) => !DEVTOOLS_ONLY.has(name)), file).toEqual([]);
+    }
+  });
+
+  it.each(['ask', 'call', 'tools'])('`%s` never loads Ink or React; the chat does', (command) => {
+    const loaded = reachable(outputFor(`src/cli/${command}-command.ts`));
+    expect(bundles(loaded, 'node_modules/ink/')).toBe(false);
+    expect(bundles(loaded, 'node_modules/react/')).toBe(false);
+    expect(bundles(reachable(outputFor('src/cli/chat-command.tsx')), 'node_modules/ink/')).toBe(true);
+  });
+
+  it('the calculator server leaves mathjs to its evaluator child', () => {
+    const mathjs = 'mathjs/lib/browser/math.js';
+    const text = (name: string): string => fs.readFileSync(path.join(REPO_ROOT, `dist/servers/calculator/${name}.js`), 'utf8');
+    expect(text('main')).not.toContain(mathjs);
+    expect(text('evaluator-child')).toContain(mathjs);
+  });
+});
