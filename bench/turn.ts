@@ -136,7 +136,7 @@ export async function benchTurn(workspace: Workspace): Promise<BenchmarkResult> 
         'The fake Ollama (test/fakes) answers every request at once: one native `calculator__evaluate` call, then the answer. ' +
         'Whole process: `node dist/src/cli.js ask "What is 2+2?"` from spawn to exit (start-up of the three servers, Ollama ' +
         'checks, the turn, shutdown) against `bench/baseline/ask-by-hand.ts`, a script that makes the same HTTP requests ' +
-        'and MCP calls with `fetch` and bare SDK clients. Inside the process: `MCPChatbot.runTurn` with a fresh model client ' +
+        'and MCP calls with `fetch` and bare SDK clients, bundled by esbuild as mcp-chat is. Inside the process: `MCPChatbot.runTurn` with a fresh model client ' +
         '(as `ask` has) against the by-hand turn (`/api/show`, two streamed `/api/chat` requests with identical bodies, one ' +
         '`tools/call`), servers already running. Every answer is checked.',
       warmup: `${PROCESS_ROUNDS.warmup} processes / ${TURN_ROUNDS.warmup} turns a side`,

@@ -37,24 +37,41 @@ const common = {
 /** What went into each output and what it imports: test/integration/bundle.test.ts checks it. */
 const METAFILE = 'dist/bundle-meta.json';
 
-// Chunk names carry a content hash: clear the last build's so none is left behind.
-fs.rmSync('dist/src/chunks', { recursive: true, force: true });
+/** The programs that ship: the CLI and the servers, over tsc's output in dist/. */
+async function bundlePrograms() {
+  // Chunk names carry a content hash: clear the last build's so none is left behind.
+  fs.rmSync('dist/src/chunks', { recursive: true, force: true });
+  const results = await Promise.all([
+    // The CLI loads each command on use (`ask` never loads Ink): split so that stays true.
+    build({ ...common, entryPoints: ['src/cli.ts'], splitting: true, chunkNames: 'src/chunks/[name]-[hash]' }),
+    // A server is one self-contained file; the evaluator child finds its file beside the calculator's.
+    build({
+      ...common,
+      entryPoints: [
+        'servers/calculator/main.ts',
+        'servers/calculator/evaluator-child.ts',
+        'servers/file/main.ts',
+        'servers/research/main.ts',
+        'servers/github/main.ts',
+      ],
+    }),
+  ]);
+  const outputs = Object.assign({}, ...results.map((result) => result.metafile.outputs));
+  fs.writeFileSync(METAFILE, JSON.stringify({ outputs }));
+}
 
-const results = await Promise.all([
-  // The CLI loads each command on use (`ask` never loads Ink): split so that stays true.
-  build({ ...common, entryPoints: ['src/cli.ts'], splitting: true, chunkNames: 'src/chunks/[name]-[hash]' }),
-  // A server is one self-contained file; the evaluator child finds its file beside the calculator's.
-  build({
+/**
+ * `--baselines` (npm run bench): the scripts the benchmarks run as processes beside mcp-chat,
+ * bundled the same way over tsc's output in dist-bench/, so a ratio compares the work done and
+ * not how the code was packaged.
+ */
+async function bundleBaselines() {
+  await build({
     ...common,
-    entryPoints: [
-      'servers/calculator/main.ts',
-      'servers/calculator/evaluator-child.ts',
-      'servers/file/main.ts',
-      'servers/research/main.ts',
-      'servers/github/main.ts',
-    ],
-  }),
-]);
+    metafile: false,
+    outdir: 'dist-bench',
+    entryPoints: ['bench/baseline/ask-by-hand.ts', 'bench/baseline/stream-printer.ts'],
+  });
+}
 
-const outputs = Object.assign({}, ...results.map((result) => result.metafile.outputs));
-fs.writeFileSync(METAFILE, JSON.stringify({ outputs }));
+await (process.argv.includes('--baselines') ? bundleBaselines() : bundlePrograms());
