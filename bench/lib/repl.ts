@@ -15,10 +15,16 @@ export interface Repl {
   pid: number;
 }
 
-export async function startRepl(workspace: Workspace, ollamaUrl: string): Promise<Repl> {
-  const session = PtySession.start([process.execPath, CLI, '--config', workspace.configPath], {
+/** Extra Node flags and variables for the REPL process, for a diagnostic run. */
+export interface NodeExtras {
+  flags: string[];
+  env: Record<string, string>;
+}
+
+export async function startRepl(workspace: Workspace, ollamaUrl: string, extras: NodeExtras = { flags: [], env: {} }): Promise<Repl> {
+  const session = PtySession.start([process.execPath, ...extras.flags, CLI, '--config', workspace.configPath], {
     cwd: workspace.dir,
-    env: workspace.env(ollamaUrl),
+    env: { ...workspace.env(ollamaUrl), ...extras.env },
     ...TERMINAL,
   });
   await session.waitFor(/ollama ✓[^\n]*ready/);
