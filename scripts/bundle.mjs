@@ -28,6 +28,10 @@ const common = {
   banner: { js: COMMONJS_GLOBALS },
   // Ink loads React's devtools only when DEV=true; they are not a dependency.
   external: ['react-devtools-core'],
+  // React picks its build from NODE_ENV. Its development build records a performance entry for
+  // every render and never clears it, so a long chat would grow without bound: users get the
+  // production build, chosen here, without changing the environment anyone else reads.
+  define: { 'process.env.NODE_ENV': '"production"' },
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',

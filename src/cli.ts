@@ -4,7 +4,6 @@
  * expected failure into one line on stderr and the contract's exit code. A stack trace
  * reaches the screen only for a bug, and then only with --debug.
  */
-import './cli/react-production.js';
 import { CommanderError } from 'commander';
 import { buildProgram } from './cli/program.js';
 import { processOutput } from './cli/output.js';

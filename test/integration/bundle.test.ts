@@ -76,6 +76,13 @@ describe('the built programs', () => {
     expect(bundles(reachable(outputFor('src/cli/chat-command.tsx')), 'node_modules/ink/')).toBe(true);
   });
 
+  it("the chat holds React's production build only (the development build retains data on every render)", () => {
+    const loaded = reachable(outputFor('src/cli/chat-command.tsx'));
+    expect(bundles(loaded, 'node_modules/react/cjs/react.production')).toBe(true);
+    expect(bundles(loaded, 'node_modules/react/cjs/react.development')).toBe(false);
+    expect(bundles(loaded, 'node_modules/react-reconciler/cjs/react-reconciler.development')).toBe(false);
+  });
+
   it('the calculator server leaves mathjs to its evaluator child', () => {
     const mathjs = 'mathjs/lib/browser/math.js';
     const text = (name: string): string => fs.readFileSync(path.join(REPO_ROOT, `dist/servers/calculator/${name}.js`), 'utf8');
