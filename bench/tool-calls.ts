@@ -4,17 +4,24 @@
  * server: 1,000 sequential calls a side (p50/p99 per call), then 100 at once. Target <= 1.10.
  */
 import { connectBare, resultText, type BareConnection } from './lib/bare-client.js';
-import { alternate, timed, type Rounds } from './lib/harness.js';
+import { alternate, timed, type Paired, type Rounds } from './lib/harness.js';
 import { check, row, benchmarkResult, type BenchmarkResult } from './lib/results.js';
 import { startHost } from './lib/started-host.js';
 import { roundTo, summarize, type Summary } from './lib/stats.js';
 import type { Workspace } from './lib/workspace.js';
 import type { McpHost } from '../src/mcp/host.js';
 
-/** 10 blocks of 100 calls a side: 1,000 sequential calls each, interleaved in blocks. */
-const SEQUENTIAL: Rounds = { warmup: 1, runs: 10 };
+/**
+ * Two server processes started alike differ by up to 10 % in speed (which core, which caches),
+ * as much as the overhead measured. So the calls are spread over PAIRS pairs of fresh processes:
+ * each pair's host and bare client get a server of their own, and the samples are pooled.
+ */
+const PAIRS = 5;
+/** Per pair, 2 blocks of 100 calls a side: 1,000 sequential calls each in all, interleaved in blocks. */
+const SEQUENTIAL: Rounds = { warmup: 1, runs: 2 };
 const BLOCK = 100;
-const CONCURRENT: Rounds = { warmup: 3, runs: 30 };
+/** Per pair, 6 batches a side: 30 in all. */
+const CONCURRENT: Rounds = { warmup: 1, runs: 6 };
 const AT_ONCE = 100;
 const TARGET_RATIO = 1.1;
 
@@ -60,8 +67,8 @@ const microDetails = (side: string, summary: Summary): Record<string, number> =>
   [`${side} p99 µs`]: roundTo(summary.p99, 0),
 });
 
-export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkResult> {
-  const began = performance.now();
+/** One pair of fresh processes: the host's calculator and the bare client's, driven in turns. */
+async function measurePair(workspace: Workspace): Promise<{ sequential: Paired<number>; concurrent: Paired<number> }> {
   const { host } = await startHost(workspace, 'http://127.0.0.1:9', ['calculator']);
   const bare = await connectBare(workspace.entry('calculator'));
   try {
@@ -69,41 +76,57 @@ export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkRes
     const bareCall = viaBare(bare);
     const sequential = await alternate(SEQUENTIAL, sequentialBlock(hostCall), sequentialBlock(bareCall));
     const concurrent = await alternate(CONCURRENT, concurrentBatch(hostCall), concurrentBatch(bareCall));
-    const seqHost = summarize(sequential.measured);
-    const seqBare = summarize(sequential.baseline);
-    const rows = [
-      row({
-        name: `${SEQUENTIAL.runs * BLOCK} sequential calls, per call`,
-        unit: 'µs',
-        measured: seqHost,
-        baselineLabel: 'bare SDK `Client.callTool`',
-        baseline: seqBare,
-        checks: (ratio) => [check('ratio of p50s', ratio, '<=', TARGET_RATIO)],
-        details: { ...microDetails('host', seqHost), ...microDetails('bare', seqBare), 'p99 ratio': roundTo(seqHost.p99 / seqBare.p99, 3) },
-      }),
-      row({
-        name: `${AT_ONCE} concurrent calls, until the last answer`,
-        unit: 'ms',
-        measured: summarize(concurrent.measured),
-        baselineLabel: 'bare SDK `Client.callTool`',
-        baseline: summarize(concurrent.baseline),
-        checks: (ratio) => [check('ratio', ratio, '<=', TARGET_RATIO)],
-      }),
-    ];
-    return benchmarkResult({
-      id: 'tool-calls',
-      title: 'Tool-call overhead',
-      howMeasured:
-        'In one process, mcp-chat\'s `McpHost.callTool` and a bare SDK `Client` each drive their own calculator server ' +
-        '(same command, arguments and environment). Sequential: blocks of 100 `evaluate` calls with varied expressions, the ' +
-        'two sides taking turns block by block, each call timed from the call to its resolved result (checked for the right ' +
-        'value). Concurrent: 100 calls started at once, timed until the last answer; the calculator evaluates one at a time, ' +
-        'so this measures queueing through each client.',
-      warmup: `${BLOCK} calls and ${CONCURRENT.warmup} batches a side`,
-      runs: `${SEQUENTIAL.runs * BLOCK} calls and ${CONCURRENT.runs} batches a side`,
-    }, rows, began);
+    return { sequential, concurrent };
   } finally {
     await bare.close();
     await host.close();
   }
+}
+
+const pooled = (pairs: Array<Paired<number>>): Paired<number> => ({
+  measured: pairs.flatMap((pair) => pair.measured),
+  baseline: pairs.flatMap((pair) => pair.baseline),
+});
+
+export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkResult> {
+  const began = performance.now();
+  const pairs: Array<Awaited<ReturnType<typeof measurePair>>> = [];
+  for (let index = 0; index < PAIRS; index++) pairs.push(await measurePair(workspace));
+  const sequential = pooled(pairs.map((pair) => pair.sequential));
+  const concurrent = pooled(pairs.map((pair) => pair.concurrent));
+  const seqHost = summarize(sequential.measured);
+  const seqBare = summarize(sequential.baseline);
+  const rows = [
+    row({
+      name: `${PAIRS * SEQUENTIAL.runs * BLOCK} sequential calls, per call`,
+      unit: 'µs',
+      measured: seqHost,
+      baselineLabel: 'bare SDK `Client.callTool`',
+      baseline: seqBare,
+      checks: (ratio) => [check('ratio of p50s', ratio, '<=', TARGET_RATIO)],
+      details: { ...microDetails('host', seqHost), ...microDetails('bare', seqBare), 'p99 ratio': roundTo(seqHost.p99 / seqBare.p99, 3) },
+    }),
+    row({
+      name: `${AT_ONCE} concurrent calls, until the last answer`,
+      unit: 'ms',
+      measured: summarize(concurrent.measured),
+      baselineLabel: 'bare SDK `Client.callTool`',
+      baseline: summarize(concurrent.baseline),
+      checks: (ratio) => [check('ratio', ratio, '<=', TARGET_RATIO)],
+    }),
+  ];
+  return benchmarkResult({
+    id: 'tool-calls',
+    title: 'Tool-call overhead',
+    howMeasured:
+      'In one process, mcp-chat\'s `McpHost.callTool` and a bare SDK `Client` each drive their own calculator server ' +
+      `(same command, arguments and environment), in ${PAIRS} pairs of fresh servers whose samples are pooled, since ` +
+      'two server processes started alike differ in speed by as much as the overhead measured. Sequential: blocks of ' +
+      `${BLOCK} \`evaluate\` calls with varied expressions, the two sides taking turns block by block, each call timed ` +
+      'from the call to its resolved result (checked for the right value). Concurrent: ' +
+      `${AT_ONCE} calls started at once, timed until the last answer; the calculator evaluates one at a time, so this ` +
+      'measures queueing through each client.',
+    warmup: `${BLOCK} calls and ${CONCURRENT.warmup} batch a side, in each pair`,
+    runs: `${PAIRS * SEQUENTIAL.runs * BLOCK} calls and ${PAIRS * CONCURRENT.runs} batches a side`,
+  }, rows, began);
 }
