@@ -11,10 +11,11 @@ import { build } from 'esbuild';
 /** ES modules have no `require`, `__filename` or `__dirname`; bundled CommonJS packages expect them. */
 const COMMONJS_GLOBALS = [
   "import { createRequire as __bundleCreateRequire } from 'node:module';",
+  "import { dirname as __bundleDirname } from 'node:path';",
   "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
   'const require = __bundleCreateRequire(import.meta.url);',
   'const __filename = __bundleFileURLToPath(import.meta.url);',
-  "const __dirname = __bundleFileURLToPath(new URL('.', import.meta.url));",
+  'const __dirname = __bundleDirname(__filename);',
 ].join('\n');
 
 const common = {
