@@ -4,7 +4,7 @@
  * server: 1,000 sequential calls a side (p50/p99 per call), then 100 at once. Target <= 1.10.
  */
 import { connectBare, resultText, type BareConnection } from './lib/bare-client.js';
-import { alternate, timed, type Paired, type Rounds } from './lib/harness.js';
+import { alternate, pooled, timed, type Paired, type Rounds } from './lib/harness.js';
 import { check, row, benchmarkResult, type BenchmarkResult } from './lib/results.js';
 import { startHost } from './lib/started-host.js';
 import { roundTo, summarize, type Summary } from './lib/stats.js';
@@ -82,11 +82,6 @@ async function measurePair(workspace: Workspace): Promise<{ sequential: Paired<n
     await host.close();
   }
 }
-
-const pooled = (pairs: Array<Paired<number>>): Paired<number> => ({
-  measured: pairs.flatMap((pair) => pair.measured),
-  baseline: pairs.flatMap((pair) => pair.baseline),
-});
 
 export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkResult> {
   const began = performance.now();

@@ -15,7 +15,7 @@ import type { AskPlan } from './baseline/ask-by-hand.js';
 import { turnByHand, type TurnPlan } from './baseline/turn-by-hand.js';
 import { connectBare, resultText, type BareConnection } from './lib/bare-client.js';
 import { answerFor, MODEL, startToolCallingOllama } from './lib/fake-model.js';
-import { alternate, type Paired, type Rounds } from './lib/harness.js';
+import { alternate, pooled, type Paired, type Rounds } from './lib/harness.js';
 import { assertSucceeded, timeNode } from './lib/processes.js';
 import { check, row, benchmarkResult, type BenchmarkResult, type Row } from './lib/results.js';
 import { startHost, type StartedHost } from './lib/started-host.js';
@@ -92,12 +92,13 @@ async function turnPair(workspace: Workspace, ollamaUrl: string): Promise<Paired
 async function turnRow(workspace: Workspace, ollamaUrl: string): Promise<Row> {
   const pairs: Array<Paired<number>> = [];
   for (let index = 0; index < TURN_PAIRS; index++) pairs.push(await turnPair(workspace, ollamaUrl));
+  const samples = pooled(pairs);
   return row({
     name: 'one turn inside the process',
     unit: 'ms',
-    measured: summarize(pairs.flatMap((pair) => pair.measured)),
+    measured: summarize(samples.measured),
     baselineLabel: 'the same requests and call by hand',
-    baseline: summarize(pairs.flatMap((pair) => pair.baseline)),
+    baseline: summarize(samples.baseline),
     checks: (ratio) => [check('ratio', ratio, '<=', TARGET_RATIO)],
   });
 }

@@ -32,6 +32,11 @@ export async function alternate<T>(rounds: Rounds, measured: Sampler<T>, baselin
   return result;
 }
 
+/** The samples of several runs of `alternate` (each on fresh processes, say), side by side. */
+export function pooled<T>(runs: Array<Paired<T>>): Paired<T> {
+  return { measured: runs.flatMap((run) => run.measured), baseline: runs.flatMap((run) => run.baseline) };
+}
+
 /** Times one async action, in milliseconds. */
 export async function timed(action: () => Promise<unknown>): Promise<number> {
   const began = performance.now();
