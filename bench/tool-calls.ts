@@ -67,8 +67,13 @@ const microDetails = (side: string, summary: Summary): Record<string, number> =>
   [`${side} p99 µs`]: roundTo(summary.p99, 0),
 });
 
+interface PairSamples {
+  sequential: Paired<number>;
+  concurrent: Paired<number>;
+}
+
 /** One pair of fresh processes: the host's calculator and the bare client's, driven in turns. */
-async function measurePair(workspace: Workspace): Promise<{ sequential: Paired<number>; concurrent: Paired<number> }> {
+async function measurePair(workspace: Workspace): Promise<PairSamples> {
   const { host } = await startHost(workspace, 'http://127.0.0.1:9', ['calculator']);
   const bare = await connectBare(workspace.entry('calculator'));
   try {
@@ -85,7 +90,7 @@ async function measurePair(workspace: Workspace): Promise<{ sequential: Paired<n
 
 export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkResult> {
   const began = performance.now();
-  const pairs: Array<Awaited<ReturnType<typeof measurePair>>> = [];
+  const pairs: PairSamples[] = [];
   for (let index = 0; index < PAIRS; index++) pairs.push(await measurePair(workspace));
   const sequential = pooled(pairs.map((pair) => pair.sequential));
   const concurrent = pooled(pairs.map((pair) => pair.concurrent));
