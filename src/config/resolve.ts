@@ -5,10 +5,11 @@
  */
 import path from 'node:path';
 import { ConfigError } from '../shared/errors.js';
+import { stateDir } from '../shared/state-dir.js';
 import type { Env } from './expand.js';
 import { normalizeOllamaUrl } from './ollama-url.js';
 import { isDisabled, resolveServer, secondsToMs } from './resolve-server.js';
-import { type ConfigFile, LOG_LEVELS } from './schema.js';
+import { type ConfigFile, LOG_LEVELS, LOG_SIZE } from './schema.js';
 import type { AppConfig, DisabledServer, OllamaSettings, ServerConfig } from './types.js';
 
 export const DEFAULTS = {
@@ -20,13 +21,14 @@ export const DEFAULTS = {
   /** Read-only calls of one reply run at once, up to this many: a few servers' worth. */
   maxParallel: 4,
   logLevel: 'info',
-  logFile: 'logs/mcp-chat.log',
+  /** Under the state directory, not the working directory: a chat run anywhere leaves nothing there. */
+  logFile: path.join('logs', 'mcp-chat.log'),
 } as const;
 
 export interface ResolveOptions {
   /** Absolute path of the loaded file. */
   source: string;
-  /** Where mcp-chat was started: `${PWD}`, and the base of a relative log file. */
+  /** Where mcp-chat was started: `${PWD}`, and the base of a relative `logging.file`. */
   cwd: string;
   env: Env;
   flags: { model?: string; host?: string };
@@ -112,9 +114,27 @@ function resolveLogging(file: ConfigFile, options: ResolveOptions): AppConfig['l
       `${level.origin}: expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level.value)}`,
     );
   }
-  const logFile = pick([[options.env.MCP_CHAT_LOG_FILE, 'MCP_CHAT_LOG_FILE']], {
-    value: file.logging?.file ?? DEFAULTS.logFile,
-    origin: 'file',
-  });
-  return { level: level.value, file: path.resolve(options.cwd, logFile.value) };
+  const logFile = pick(
+    [
+      [options.env.MCP_CHAT_LOG_FILE, 'MCP_CHAT_LOG_FILE'],
+      [file.logging?.file, 'file'],
+    ],
+    { value: path.join(stateDir(options.env), DEFAULTS.logFile), origin: 'default' },
+  );
+  const { max_size: maxSize, files } = file.logging ?? {};
+  return {
+    level: level.value,
+    file: path.resolve(options.cwd, logFile.value),
+    // Unset, the logger's own defaults apply (ROTATION_DEFAULTS in src/shared/log-rotation.ts).
+    ...(maxSize === undefined ? {} : { maxBytes: sizeInBytes(maxSize) }),
+    ...(files === undefined ? {} : { files }),
+  };
+}
+
+const UNIT_BYTES: Record<string, number> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** A size the schema accepted (`LOG_SIZE`), in bytes. */
+function sizeInBytes(size: string): number {
+  const [, count = '', unit = ''] = LOG_SIZE.exec(size) ?? [];
+  return Number(count) * (UNIT_BYTES[unit.toLowerCase()] ?? 0);
 }

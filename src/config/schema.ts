@@ -75,6 +75,10 @@ const MAX_PARALLEL = 32;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** A log file size with its unit, `"512k"`, `"10m"`, `"1g"` (`kb`/`MB` too): a bare number would be ambiguous. */
+export const LOG_SIZE = /^([1-9]\d*)\s*([kmg])b?$/i;
+const logSize = z.string().regex(LOG_SIZE, 'a size with its unit, such as "512k", "10m" or "1g"');
+
 export const configFileSchema = z
   .looseObject({
     ollama: z
@@ -92,7 +96,14 @@ export const configFileSchema = z
     // At least one user message and its reply, or the window is useless.
     history: z.strictObject({ max_messages: z.number().int().min(2).optional() }).optional(),
     tools: z.strictObject({ max_parallel: z.number().int().min(1).max(MAX_PARALLEL).optional() }).optional(),
-    logging: z.strictObject({ level: z.enum(LOG_LEVELS).optional(), file: z.string().min(1).optional() }).optional(),
+    logging: z
+      .strictObject({
+        level: z.enum(LOG_LEVELS).optional(),
+        file: z.string().min(1).optional(),
+        max_size: logSize.optional(),
+        files: z.number().int().min(1).optional(),
+      })
+      .optional(),
   })
   // Runs even when a field is invalid, so these problems are reported with the others.
   .superRefine(checkServerMaps, { when: (payload) => isRecord(payload.value) });

@@ -70,5 +70,6 @@ export interface AppConfig {
   history: { maxMessages: number };
   /** Read-only calls of one reply that run at once. */
   tools: { maxParallel: number };
-  logging: { level: string; file: string };
+  /** `file` is where the log is read; rotated at `maxBytes`, keeping `files` files (unset: the logger's defaults). */
+  logging: { level: string; file: string; maxBytes?: number; files?: number };
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadConfigFile, type LoadConfigOptions } from '../config/load.js';
 import { TRUST_FILE_NAME, TrustStore } from '../config/trust-store.js';
 import type { AppConfig } from '../config/types.js';
-import { createLogger, type Logger } from '../shared/log.js';
+import { type Logger, openLogger } from '../shared/log.js';
 import { PACKAGE_ROOT, SHIPPED_CONFIG_PATH } from '../shared/paths.js';
 import { stateDir } from '../shared/state-dir.js';
 import { passTrustGate, type TrustAsker } from './trust-gate.js';
@@ -62,7 +62,7 @@ export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks)
   });
   const config = loadConfigFile(found.path, load);
   const debug = options.debug === true;
-  const log = createLogger({ level: debug ? 'debug' : config.logging.level, file: config.logging.file });
+  const log = await openLogger({ ...config.logging, level: debug ? 'debug' : config.logging.level });
   if (store.problem) log.warn({ trustFile: store.file }, `trust store ignored: ${store.problem}`);
   log.info({ config: config.source, origin: found.origin, model: config.ollama.model }, 'mcp-chat starting');
   return { config, log, debug };

@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions } from 'pino';
+import { openRotatingLog, type RotationOptions } from './log-rotation.js';
 
 export type { Logger };
 
@@ -37,30 +38,44 @@ export interface LogOptions {
   file: string | null;
 }
 
+/** The same logger over one file that is never rotated (tests that read what was logged). */
 export function createLogger(options: LogOptions): Logger {
   if (options.file === null) return pino({ level: 'silent' });
   fs.mkdirSync(path.dirname(options.file), { recursive: true });
-  return pino(
-    {
-      level: options.level,
-      redact: { paths: REDACT_PATHS, censor: REDACTED },
-      hooks: {
-        // Strings passed as messages are scrubbed too: pino's `redact` only sees keys.
-        logMethod(args, method) {
-          const scrubbed = args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg) : arg));
-          method.apply(this, scrubbed as Parameters<typeof method>);
-        },
-      },
-      serializers: {
-        err(error: Error) {
-          const serialized = pino.stdSerializers.err(error);
-          return { ...serialized, message: redactSecrets(serialized.message), stack: redactSecrets(serialized.stack) };
-        },
+  // Synchronous writes: a crash mid-turn must still leave a complete, readable log.
+  return pino(loggerOptions(options.level), pino.destination({ dest: options.file, sync: true, mkdir: true }));
+}
+
+/** mcp-chat's log: `file` is kept by size, a few files at most (log-rotation.ts). */
+export async function openLogger(options: { level: string } & RotationOptions): Promise<Logger> {
+  // The first link is placed before the logger exists: its problem is told once the logger does.
+  const early: unknown[] = [];
+  let report = (error: unknown): void => void early.push(error);
+  const stream = await openRotatingLog(options, (error) => report(error));
+  const logger = pino(loggerOptions(options.level), stream);
+  report = (error) => logger.warn({ err: error, file: options.file }, 'the log file link could not be placed');
+  early.forEach(report);
+  return logger;
+}
+
+function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    hooks: {
+      // Strings passed as messages are scrubbed too: pino's `redact` only sees keys.
+      logMethod(args, method) {
+        const scrubbed = args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg) : arg));
+        method.apply(this, scrubbed as Parameters<typeof method>);
       },
     },
-    // Synchronous writes: a crash mid-turn must still leave a complete, readable log.
-    pino.destination({ dest: options.file, sync: true, mkdir: true }),
-  );
+    serializers: {
+      err(error: Error) {
+        const serialized = pino.stdSerializers.err(error);
+        return { ...serialized, message: redactSecrets(serialized.message), stack: redactSecrets(serialized.stack) };
+      },
+    },
+  };
 }
 
 export const silentLogger: Logger = pino({ level: 'silent' });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
@@ -33,7 +34,11 @@ describe('config defaults and fields', () => {
       options: {},
     });
     expect(config.history).toEqual({ maxMessages: 10 });
-    expect(config.logging).toEqual({ level: 'info', file: at('work/logs/mcp-chat.log') });
+    // The state directory, not the working directory (HOME unset here: the user's own home).
+    expect(config.logging).toEqual({
+      level: 'info',
+      file: path.join(os.homedir(), '.local/state/mcp-chat/logs/mcp-chat.log'),
+    });
     expect(config.servers).toEqual([
       {
         kind: 'stdio',

@@ -1,0 +1,95 @@
+/**
+ * The log file, kept by size. pino-roll writes `<name>.<n>.<ext>` beside the configured path, starts
+ * the next number when a file reaches `maxBytes`, and deletes the oldest beyond `files`.
+ *
+ * It runs in this process as the stream pino writes to, not as a pino transport: a transport is a
+ * worker thread that loads its target by file path, and the bundled CLI has no such file.
+ *
+ * The configured path itself becomes a symbolic link to the file being written, so whoever was told
+ * "the log is at `logging.file`" (`tail -F`, a script, a bug report) reads the live log.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import pinoRoll, { type RollStream } from 'pino-roll';
+
+export interface RotationOptions {
+  /** Where the log is read: a link to the numbered file being written. */
+  file: string;
+  /** A file that reaches this size is closed and the next one started. */
+  maxBytes?: number;
+  /** Files kept, the one being written included. */
+  files?: number;
+}
+
+export type { RollStream };
+
+const MEGABYTE = 1024 * 1024;
+
+/** Five files of 10 MB: days of debug logging, and 50 MB at most whatever floods it. */
+export const ROTATION_DEFAULTS = { maxBytes: 10 * MEGABYTE, files: 5 } as const;
+
+/**
+ * Opens the stream; `onLinkProblem` hears when the link at `file` could not be placed (the log is
+ * still written, under its numbered name).
+ */
+export async function openRotatingLog(
+  options: RotationOptions,
+  onLinkProblem: (error: unknown) => void,
+): Promise<RollStream> {
+  fs.mkdirSync(path.dirname(options.file), { recursive: true });
+  keepUnrotatedLog(options.file);
+  const stream = await pinoRoll({
+    file: options.file,
+    // pino-roll reads a plain number as megabytes.
+    size: (options.maxBytes ?? ROTATION_DEFAULTS.maxBytes) / MEGABYTE,
+    // Old files from earlier runs count too, so the total stays bounded across restarts.
+    limit: { count: options.files ?? ROTATION_DEFAULTS.files, removeOtherLogFiles: true },
+    // Synchronous writes: a crash mid-turn must still leave a complete, readable log.
+    sync: true,
+    mkdir: true,
+  });
+  const relink = (): void => {
+    try {
+      pointLinkAt(options.file, stream.file);
+    } catch (error) {
+      onLinkProblem(error);
+    }
+  };
+  relink();
+  // SonicBoom emits `ready` each time pino-roll reopens it on the next numbered file.
+  stream.on('ready', relink);
+  return stream;
+}
+
+/**
+ * A regular file at the link's path is a log written before rotation (or by hand): it is moved
+ * aside to `<file>.old`, not overwritten by the link. One such file at most, replaced next time.
+ */
+function keepUnrotatedLog(file: string): void {
+  let isRegularFile = false;
+  try {
+    isRegularFile = fs.lstatSync(file).isFile();
+  } catch {
+    return; // Nothing there yet.
+  }
+  if (isRegularFile) fs.renameSync(file, `${file}.old`);
+}
+
+/** Replaces the link in one step (a temporary link renamed over it), so a reader never finds it missing. */
+function pointLinkAt(link: string, target: string): void {
+  const name = path.basename(target);
+  try {
+    if (fs.readlinkSync(link) === name) return;
+  } catch {
+    // Not a link yet.
+  }
+  const temporary = `${link}.${process.pid}.link`;
+  fs.rmSync(temporary, { force: true });
+  fs.symlinkSync(name, temporary);
+  try {
+    fs.renameSync(temporary, link);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}

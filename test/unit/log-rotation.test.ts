@@ -1,0 +1,71 @@
+/**
+ * mcp-chat's own log (`openLogger`) on real files: rotated by size with pino-roll, a bounded number
+ * of files kept, and the configured path a link to the file being written.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openLogger } from '../../src/shared/log.js';
+
+let dir: string;
+let file: string;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-log-'));
+  file = path.join(dir, 'logs', 'mcp-chat.log');
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** The numbered files pino-roll writes beside the link, oldest first. */
+function numbered(): string[] {
+  const number = (name: string): number => Number(name.split('.')[1]);
+  return fs
+    .readdirSync(path.dirname(file))
+    .filter((name) => /^mcp-chat\.\d+\.log$/.test(name))
+    .sort((a, b) => number(a) - number(b));
+}
+
+/** pino-roll starts the next file on a later turn of the event loop, as it does between a server's messages. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('the rotated log', () => {
+  it('a log that reaches its size limit goes on in a new file; only the newest `files` are kept', async () => {
+    const log = await openLogger({ level: 'info', file, maxBytes: 1024, files: 3 });
+    for (let line = 0; line < 40; line++) {
+      log.info({ line }, 'x'.repeat(200));
+      await nextTurn();
+    }
+    log.info('the last line, with Bearer abcdefghijklmnopqrstuvwxyz');
+    // Old files are deleted asynchronously after each roll: wait for the last deletion.
+    await vi.waitFor(() => expect(numbered()).toHaveLength(3));
+    const files = numbered();
+    // About 10 kB went through 1 kB files: the first ones were deleted, not kept.
+    expect(Number(files[0]?.split('.')[1])).toBeGreaterThan(3);
+    expect(fs.readlinkSync(file)).toBe(files[2]);
+    const live = fs.readFileSync(file, 'utf8');
+    expect(live).toContain('the last line, with Bearer [REDACTED]');
+    expect(live).not.toContain('abcdefghijklmnop');
+  });
+
+  it('a log written before rotation at the configured path is moved to .old, not replaced by the link', async () => {
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, 'a line from an older mcp-chat\n');
+    const log = await openLogger({ level: 'info', file });
+    log.info('a new run');
+    expect(fs.readFileSync(`${file}.old`, 'utf8')).toBe('a line from an older mcp-chat\n');
+    expect(fs.lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(file, 'utf8')).toContain('"msg":"a new run"');
+  });
+
+  it('a directory where the link belongs: the log is still written, and says why the link is missing', async () => {
+    fs.mkdirSync(file, { recursive: true });
+    const log = await openLogger({ level: 'info', file });
+    log.info('still logged');
+    const [written] = numbered();
+    const text = fs.readFileSync(path.join(path.dirname(file), written ?? 'none'), 'utf8');
+    expect(text).toContain('the log file link could not be placed');
+    expect(text).toContain('"msg":"still logged"');
+    expect(fs.readdirSync(path.dirname(file)).filter((name) => name.endsWith('.link'))).toEqual([]);
+  });
+});
