@@ -34,6 +34,7 @@ const server: StdioServerConfig = {
   cwd: PACKAGE_ROOT,
   timeoutMs: 30_000,
   alwaysAllow: [],
+  alwaysInclude: [],
   // Its `sleep` tool says it is read-only; trusted, so the chatbot may run it without asking, and together.
   trust: true,
 };

@@ -14,9 +14,14 @@ export function estimateTokens(messages: ChatMessage[]): number {
   return Math.ceil(messages.reduce((sum, message) => sum + message.content.length + 8, 0) / CHARS_PER_TOKEN);
 }
 
-/** Tokens of history that fit next to this system prompt, the reply's share kept free. */
-export function historyBudget(systemPrompt: string, numCtx: number): number {
-  return Math.floor(numCtx * (1 - REPLY_RESERVE)) - estimateTokens([{ role: 'system', content: systemPrompt }]);
+/** The same estimate for text that is not a message: tool definitions, a catalogue's lines. */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+/** Tokens of the context left for the prompt once the reply's share is kept free. */
+export function promptBudget(numCtx: number): number {
+  return Math.floor(numCtx * (1 - REPLY_RESERVE));
 }
 
 /** True for a message where a window may start: a message the user typed. */
@@ -75,10 +80,14 @@ export class Conversation {
     if (start > 0) this.messages = this.messages.slice(start);
   }
 
-  /** The messages to send: the system prompt, then the window of history that fits. */
-  window(systemPrompt: string, numCtx: number): ChatMessage[] {
-    const maxTokens = historyBudget(systemPrompt, numCtx);
+  /** The messages to send: the system prompt, then the window of history that fits in `maxTokens`. */
+  window(systemPrompt: string, maxTokens: number): ChatMessage[] {
     const start = windowStart(this.messages, { maxMessages: this.maxMessages, maxTokens });
     return [{ role: 'system', content: systemPrompt }, ...this.messages.slice(start)];
+  }
+
+  /** The user's messages, oldest first (tool results fed back as user messages excluded). */
+  userMessages(): string[] {
+    return this.messages.filter(isTurnStart).map((message) => message.content);
   }
 }

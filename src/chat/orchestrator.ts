@@ -4,20 +4,40 @@
  * reply asks for are run by `CallRunner`); a failed or cancelled turn leaves the history as it
  * was before the turn.
  */
-import { OllamaError } from '../shared/errors.js';
+import { McpChatError, OllamaError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { type ApprovalRule, Approvals } from './approval.js';
 import { CallRunner, TurnFailures } from './call-runner.js';
-import { Conversation, estimateTokens, historyBudget } from './conversation.js';
+import { accountFor, checkMessageFits, historyTokens } from './context-account.js';
+import { Conversation } from './conversation.js';
 import { interpretReply, type ReplyPlan } from './reply-interpreter.js';
 import { ReplyStream } from './reply-stream.js';
 import { resultMessage, toRecord } from './tool-execution.js';
 import { type ToolProtocol, toolProtocol } from './tool-protocol.js';
-import type { LlmClient, NativeToolCall, ToolCallRecord, ToolHost, ToolMode, ToolResult, TurnEvent } from './types.js';
+import { isFindTools } from './tool-selection/find-tools.js';
+import type { ToolSelection } from './tool-selection/tool-selection.js';
+import type { RankingRequest } from './tool-selection/tool-ranking.js';
+import type {
+  LlmClient,
+  NativeToolCall,
+  ToolCallRecord,
+  ToolHost,
+  ToolMode,
+  ToolResult,
+  ToolSpec,
+  TurnEvent,
+} from './types.js';
+
+/** How much of a message ranks the tools: its start says what it is about, and ranking stays cheap. */
+const RANKED_CHARS = 4_000;
+/** Earlier user messages that count in the ranking, besides the new one. */
+const RANKED_EARLIER_MESSAGES = 2;
 
 export interface ChatbotOptions {
   llm: LlmClient;
   host: ToolHost;
+  /** Which of the host's tools each request offers. */
+  toolSelection: ToolSelection;
   /** Which calls wait for the user: each becomes an `approval-request` event. */
   approvalRule: ApprovalRule;
   /** Read-only calls of one reply that may run at once. */
@@ -38,6 +58,8 @@ export interface CollectedReply {
   truncated: boolean;
   /** What of the reply was already shown while it streamed. */
   stream: ReplyStream;
+  /** The tools its calls may name: the whole catalogue, and `find_tools` when it was offered. */
+  callable: ToolSpec[];
 }
 
 export class MCPChatbot {
@@ -48,19 +70,20 @@ export class MCPChatbot {
 
   constructor(private readonly options: ChatbotOptions) {
     this.conversation = new Conversation(options.maxMessages);
+    const { host, toolSelection } = options;
     this.calls = new CallRunner({
-      host: options.host,
-      approvals: new Approvals(options.approvalRule),
+      // `find_tools` is answered here, from the catalogue; every other call goes to its server.
+      host: {
+        listTools: () => host.listTools(),
+        callTool: (call, signal) =>
+          isFindTools(call) ? toolSelection.find(call, signal) : host.callTool(call, signal),
+      },
+      approvals: new Approvals((call) => !isFindTools(call) && options.approvalRule(call)),
       maxParallel: options.maxParallel,
     });
   }
 
   async *runTurn(userText: string, signal?: AbortSignal): AsyncGenerator<TurnEvent> {
-    const tooLong = this.tooLongForContext(userText);
-    if (tooLong) {
-      yield tooLong;
-      return;
-    }
     const mark = this.conversation.mark();
     this.conversation.add({ role: 'user', content: userText });
     const records: ToolCallRecord[] = [];
@@ -68,7 +91,7 @@ export class MCPChatbot {
     try {
       for (let step = 1; step <= this.options.maxSteps; step++) {
         const reply = yield* this.streamReply(step, signal);
-        const plan = interpretReply(reply, this.options.host.listTools(), this.options.configuredServers);
+        const plan = interpretReply(reply, reply.callable, this.options.configuredServers);
         if (plan.type === 'answer') {
           const unshown = reply.stream.remainder(plan.text);
           if (unshown) yield { type: 'assistant-delta', text: unshown };
@@ -88,17 +111,40 @@ export class MCPChatbot {
     }
   }
 
+  /** What ranks the tools for this request: the new message first, then the recent ones. */
+  private rankingRequest(): RankingRequest {
+    const messages = this.conversation.userMessages().map((text) => text.slice(0, RANKED_CHARS));
+    return { message: messages.at(-1) ?? '', earlier: messages.slice(-1 - RANKED_EARLIER_MESSAGES, -1) };
+  }
+
   /** Streams one model reply, yielding deltas; falls back to text mode if the model refuses tools. */
   private async *streamReply(step: number, signal?: AbortSignal): AsyncGenerator<TurnEvent, CollectedReply> {
     const protocol = await this.currentProtocol();
-    const tools = this.options.host.listTools();
-    const messages = this.conversation.window(protocol.systemPrompt(tools), this.options.numCtx);
+    const catalogue = this.options.host.listTools();
+    const { tools, offer, findTools } = await this.options.toolSelection.select(
+      catalogue,
+      protocol.name,
+      this.rankingRequest(),
+      signal,
+    );
+    yield { type: 'tools-offered', step, offer };
+    const systemPrompt = protocol.systemPrompt(tools);
+    const definitions = protocol.offer(tools);
+    const history = this.conversation.all();
+    const account = accountFor(
+      this.options.numCtx,
+      { systemPrompt, toolsInPrompt: definitions === undefined },
+      offer,
+      history.slice(0, -1),
+    );
+    checkMessageFits(account, this.conversation.userMessages().at(-1) ?? '');
+    const messages = this.conversation.window(systemPrompt, historyTokens(account));
     const began = performance.now();
     const stream = new ReplyStream();
     const nativeCalls: NativeToolCall[] = [];
     let truncated = false;
     try {
-      for await (const chunk of this.options.llm.chat({ messages, tools: protocol.offer(tools), signal })) {
+      for await (const chunk of this.options.llm.chat({ messages, tools: definitions, signal })) {
         if (chunk.type === 'content') {
           const shown = stream.push(chunk.text);
           if (shown.thinking) yield { type: 'thinking-delta', text: shown.thinking };
@@ -115,7 +161,9 @@ export class MCPChatbot {
       return yield* this.streamReply(step, signal);
     }
     yield { type: 'model-reply', raw: stream.text, step, durationMs: Math.round(performance.now() - began) };
-    return { text: stream.text, nativeCalls, truncated, stream };
+    // A call is resolved against the whole catalogue: a tool that exists but was not offered still runs.
+    const callable = findTools ? [...catalogue, findTools] : catalogue;
+    return { text: stream.text, nativeCalls, truncated, stream, callable };
   }
 
   private async *runCalls(
@@ -133,9 +181,11 @@ export class MCPChatbot {
     });
     if (plan.correction !== undefined) yield { type: 'malformed-call', hint: plan.correction, step };
     const results = yield* this.calls.run(plan.calls, step, failures, signal);
-    for (const [index, { call }] of plan.calls.entries()) {
+    for (const [index, planned] of plan.calls.entries()) {
+      const { call } = planned;
       const result = results[index] as ToolResult;
       records.push(toRecord(call, result));
+      if (!planned.refusal && !isFindTools(call)) this.options.toolSelection.noteUsed(call);
       this.conversation.add(resultMessage(call, result, plan.native));
     }
     if (plan.correction !== undefined && plan.calls.length === 0) {
@@ -143,20 +193,10 @@ export class MCPChatbot {
     }
   }
 
-  /**
-   * A message that cannot fit the context even alone is refused before the model sees it:
-   * Ollama would silently cut it from the front, system prompt and all.
-   */
-  private tooLongForContext(userText: string): TurnEvent | undefined {
-    const { numCtx, host } = this.options;
-    const fits = historyBudget(toolProtocol('json').systemPrompt(host.listTools()), numCtx);
-    const needs = estimateTokens([{ role: 'user', content: userText }]);
-    if (needs <= fits) return undefined;
-    return {
-      type: 'error',
-      message: `the message is too long for the model's context: about ${needs} tokens, at most ${fits} fit (num_ctx ${numCtx})`,
-      hint: 'Shorten it, or raise ollama.num_ctx in mcp_config.json if the model supports a longer context.',
-    };
+  /** Forgets the conversation and the tools it used or found. */
+  clear(): void {
+    this.conversation.clear();
+    this.options.toolSelection.clear();
   }
 
   /** Forgets what was learned about the model (after switching models). */
@@ -175,6 +215,6 @@ export class MCPChatbot {
 }
 
 function errorEvent(error: unknown): TurnEvent {
-  if (error instanceof OllamaError) return { type: 'error', message: error.message, hint: error.hint };
+  if (error instanceof McpChatError) return { type: 'error', message: error.message, hint: error.hint };
   return { type: 'error', message: error instanceof Error ? error.message : String(error) };
 }

@@ -63,15 +63,18 @@ function exampleCall(tool: ToolSpec, write: CallWriter): string {
   return write(tool.server, tool.name, args);
 }
 
-function describeServer(server: string, tools: ToolSpec[], write: CallWriter): string {
-  const lines = [`## Server "${server}"`];
-  for (const tool of tools) {
-    lines.push(`- ${tool.name}: ${tool.description.split('\n')[0] ?? ''}`);
-    const required = new Set(tool.inputSchema.required ?? []);
-    for (const [name, schema] of properties(tool.inputSchema)) {
-      lines.push(`    - ${describeProperty(name, schema, required.has(name))}`);
-    }
+/** One tool's lines in a text-mode catalogue. */
+export function describeTool(tool: ToolSpec): string[] {
+  const lines = [`- ${tool.name}: ${tool.description.split('\n')[0] ?? ''}`];
+  const required = new Set(tool.inputSchema.required ?? []);
+  for (const [name, schema] of properties(tool.inputSchema)) {
+    lines.push(`    - ${describeProperty(name, schema, required.has(name))}`);
   }
+  return lines;
+}
+
+function describeServer(server: string, tools: ToolSpec[], write: CallWriter): string {
+  const lines = [`## Server "${server}"`, ...tools.flatMap(describeTool)];
   const first = tools[0];
   if (first) lines.push(`Example: ${exampleCall(first, write)}`);
   return lines.join('\n');

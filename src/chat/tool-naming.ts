@@ -10,6 +10,9 @@ export interface ToolRef {
   tool: string;
 }
 
+/** The server name of mcp-chat's own tools (`find_tools`): no configured server may take it. */
+export const BUILT_IN_SERVER = 'mcp-chat';
+
 const MODEL_SEPARATOR = '__';
 /** Separators models write between server and tool, the native one first. */
 const WRITTEN_SEPARATORS = [MODEL_SEPARATOR, '.', '/', ':'];

@@ -110,6 +110,36 @@ export interface ToolCallRecord {
   durationMs: number;
 }
 
+/**
+ * Why a tool was offered to the model: the whole catalogue fit (`all`), the config asks for it
+ * (`always`), the message names it (`named`), it ran earlier in the session (`used`), a
+ * `find_tools` call found it (`found`), or it ranked high enough for the request (`ranked`).
+ */
+export type OfferReason = 'all' | 'always' | 'named' | 'used' | 'found' | 'ranked';
+
+export interface OfferedTool {
+  /** `server.tool`. */
+  name: string;
+  reason: OfferReason;
+  /** Position in the request's ranking (1 = best); only for ranked tools. */
+  rank?: number;
+}
+
+/** The tools one model request carries, and what they cost against the budget. */
+export interface ToolOffer {
+  /** Tools in the whole catalogue. */
+  catalogue: number;
+  /** The most the offered tools may take, in estimated tokens. */
+  budgetTokens: number;
+  /** What the offered tools take, in estimated tokens. */
+  tokens: number;
+  /** `short`: descriptions cut to fit more tools (names, types and `required` are never cut). */
+  form: 'full' | 'short';
+  tools: OfferedTool[];
+  /** Set when `tools.embed_model` is configured: whether embeddings ranked this request, or why not. */
+  embeddings?: 'used' | { failed: string };
+}
+
 /** The user's answer to an approval question: run once, run and stop asking for this tool, or refuse. */
 export type ApprovalDecision = 'once' | 'always' | 'deny';
 
@@ -118,6 +148,8 @@ export type TurnEvent =
   | { type: 'thinking-delta'; text: string }
   /** The raw text of one model reply, for debug views. */
   | { type: 'model-reply'; raw: string; step: number; durationMs: number }
+  /** The tools a model request offered, and why each. */
+  | { type: 'tools-offered'; step: number; offer: ToolOffer }
   | { type: 'tool-call'; call: ToolCall; step: number }
   /**
    * The call needs the user's approval. The turn waits until `answer` is called (or the

@@ -3,7 +3,7 @@
  * goes there; tool progress goes to stderr only when stderr is a terminal. Tools that
  * need approval are denied unless --yes, and the model is told.
  */
-import type { ToolCallRecord, TurnEvent } from '../chat/types.js';
+import type { ToolCallRecord, ToolOffer, TurnEvent } from '../chat/types.js';
 import { ExitCode, assertNever } from '../shared/errors.js';
 import { createOllamaClient } from '../ollama/client.js';
 import { ChatSession } from '../session/chat-session.js';
@@ -11,6 +11,7 @@ import { jsonForTerminal } from '../shared/terminal-text.js';
 import type { Output } from './output.js';
 import type { Runtime } from '../session/runtime.js';
 import { formatToolLine } from '../present/tool-line.js';
+import { formatToolOffer } from '../present/tool-offer.js';
 import { withHost } from '../session/with-host.js';
 
 export interface AskOptions {
@@ -43,6 +44,9 @@ function printEvent(event: TurnEvent, runtime: Runtime, output: Output, options:
       return;
     case 'malformed-call':
       if (runtime.debug) output.stderr(`[debug] malformed tool call; hint sent: ${event.hint}\n`);
+      return;
+    case 'tools-offered':
+      if (runtime.debug) output.stderr(`[debug] step ${event.step}, ${formatToolOffer(event.offer)}\n`);
       return;
     case 'error':
       output.stderr(`error: ${event.message}\n${event.hint ? `${event.hint}\n` : ''}`);
@@ -91,14 +95,16 @@ export async function askCommand(
     await ollamaReady;
     const session = new ChatSession(runtime, host, llm, { maxSteps: options.maxSteps });
     let outcome: AskOutcome | undefined;
+    const toolsOffered: ({ step: number } & ToolOffer)[] = [];
     for await (const event of session.runTurn(prompt)) {
       printEvent(event, runtime, output, options);
+      if (event.type === 'tools-offered') toolsOffered.push({ step: event.step, ...event.offer });
       outcome ??= outcomeOf(event);
     }
     const result = outcome ?? { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
     if (options.json) {
       const { answer, steps, toolCalls } = result;
-      output.stdout(jsonForTerminal({ answer, model: llm.model, toolCalls, steps }));
+      output.stdout(jsonForTerminal({ answer, model: llm.model, toolCalls, steps, toolsOffered }));
     } else if (result.exitCode === ExitCode.ok) {
       output.stdoutRaw('\n');
     }

@@ -2,7 +2,7 @@
  * `mcp-chat tools [--json]`: start the configured servers, list their tools, exit.
  * `--json` prints exactly `[{ server, name, description, inputSchema }]`.
  */
-import { formatToolList } from '../present/tool-list.js';
+import { formatToolList, toolBudget } from '../present/tool-list.js';
 import { withHost } from '../session/with-host.js';
 import type { Runtime } from '../session/runtime.js';
 import { ExitCode } from '../shared/errors.js';
@@ -20,7 +20,7 @@ export async function toolsCommand(runtime: Runtime, output: Output, options: { 
     }));
     output.stdout(jsonForTerminal(rows));
   } else {
-    output.stdout(formatToolList(tools));
+    output.stdout(formatToolList(tools, toolBudget(runtime.config)));
   }
   return ExitCode.ok;
 }

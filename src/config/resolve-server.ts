@@ -75,12 +75,13 @@ export function secondsToMs(seconds: number): number {
 function common(
   name: string,
   entry: ServerEntry,
-): Pick<ServerConfig, 'name' | 'description' | 'timeoutMs' | 'alwaysAllow' | 'trust'> {
+): Pick<ServerConfig, 'name' | 'description' | 'timeoutMs' | 'alwaysAllow' | 'alwaysInclude' | 'trust'> {
   return {
     name,
     ...(entry.description === undefined ? {} : { description: entry.description }),
     timeoutMs: secondsToMs(entry.timeout ?? DEFAULT_SERVER_TIMEOUT_S),
     alwaysAllow: entry.alwaysAllow ?? [],
+    alwaysInclude: entry.alwaysInclude ?? [],
     trust: entry.trust ?? false,
   };
 }

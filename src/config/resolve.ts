@@ -10,7 +10,7 @@ import type { Env } from './expand.js';
 import { normalizeOllamaUrl } from './ollama-url.js';
 import { isDisabled, resolveServer, secondsToMs } from './resolve-server.js';
 import { type ConfigFile, LOG_LEVELS, LOG_SIZE } from './schema.js';
-import type { AppConfig, DisabledServer, OllamaSettings, ServerConfig } from './types.js';
+import type { AppConfig, DisabledServer, OllamaSettings, ServerConfig, ToolSettings } from './types.js';
 
 export const DEFAULTS = {
   baseUrl: 'http://127.0.0.1:11434',
@@ -20,6 +20,8 @@ export const DEFAULTS = {
   maxMessages: 10,
   /** Read-only calls of one reply run at once, up to this many: a few servers' worth. */
   maxParallel: 4,
+  /** A quarter of the context for tools leaves room for the conversation and the reply. */
+  toolBudgetShare: 0.25,
   logLevel: 'info',
   /** Under the state directory, not the working directory: a chat run anywhere leaves nothing there. */
   logFile: path.join('logs', 'mcp-chat.log'),
@@ -53,7 +55,7 @@ export function resolveAppConfig(file: ConfigFile, options: ResolveOptions): App
     ollama: resolveOllama(file, options),
     ...resolveServers(file, options),
     history: { maxMessages: file.history?.max_messages ?? DEFAULTS.maxMessages },
-    tools: { maxParallel: file.tools?.max_parallel ?? DEFAULTS.maxParallel },
+    tools: resolveTools(file),
     logging: resolveLogging(file, options),
   };
 }
@@ -84,6 +86,15 @@ function resolveOllama(file: ConfigFile, options: ResolveOptions): OllamaSetting
     numCtx: ollama.num_ctx ?? DEFAULTS.numCtx,
     toolMode: ollama.tool_mode ?? 'auto',
     options: ollama.options ?? {},
+  };
+}
+
+function resolveTools(file: ConfigFile): ToolSettings {
+  const { max_parallel: maxParallel, budget, embed_model: embedModel } = file.tools ?? {};
+  return {
+    maxParallel: maxParallel ?? DEFAULTS.maxParallel,
+    budgetShare: typeof budget === 'string' ? Number.parseFloat(budget) / 100 : (budget ?? DEFAULTS.toolBudgetShare),
+    ...(embedModel === undefined ? {} : { embedModel }),
   };
 }
 

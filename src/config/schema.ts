@@ -4,6 +4,7 @@
  * entry are allowed so a Claude Desktop file works unchanged. Our own sections are strict.
  */
 import { z } from 'zod';
+import { BUILT_IN_SERVER } from '../chat/tool-naming.js';
 import { isRecord } from '../shared/is-record.js';
 
 const stringMap = z.record(z.string(), z.string());
@@ -27,6 +28,8 @@ export const serverEntrySchema = z
     disabled: z.boolean().optional(),
     timeout: seconds.optional(),
     alwaysAllow: z.array(z.string()).optional(),
+    /** Tools offered to the model on every request, even when the catalogue is over its budget. */
+    alwaysInclude: z.array(z.string()).optional(),
     trust: z.boolean().optional(),
     description: z.string().optional(),
   })
@@ -67,11 +70,27 @@ export function isRemoteEntry(entry: ServerEntry): boolean {
 const SERVER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]|_(?!_))*$/;
 const serverName = z
   .string()
-  .regex(SERVER_NAME, 'server names use letters, digits, "-" and single "_", and start with a letter or digit');
+  .regex(SERVER_NAME, 'server names use letters, digits, "-" and single "_", and start with a letter or digit')
+  .refine(
+    (name) => name.toLowerCase() !== BUILT_IN_SERVER,
+    `"${BUILT_IN_SERVER}" names mcp-chat's own tools: pick another name`,
+  );
 const serversSchema = z.record(serverName, serverEntrySchema);
 
 /** More read-only calls at once than this only queue up in the servers. */
 const MAX_PARALLEL = 32;
+
+/** A share of `num_ctx`: a fraction (`0.25`) or a percentage (`"25%"`). */
+const contextShare = z.union([
+  z.number().gt(0).max(1),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*%$/, 'a percentage such as "25%", or a fraction such as 0.25')
+    .refine((text) => {
+      const percent = Number.parseFloat(text);
+      return percent > 0 && percent <= 100;
+    }, 'a percentage above 0 and at most 100'),
+]);
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -95,7 +114,13 @@ export const configFileSchema = z
     mcp_servers: serversSchema.optional(),
     // At least one user message and its reply, or the window is useless.
     history: z.strictObject({ max_messages: z.number().int().min(2).optional() }).optional(),
-    tools: z.strictObject({ max_parallel: z.number().int().min(1).max(MAX_PARALLEL).optional() }).optional(),
+    tools: z
+      .strictObject({
+        max_parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
+        budget: contextShare.optional(),
+        embed_model: z.string().min(1).optional(),
+      })
+      .optional(),
     logging: z
       .strictObject({
         level: z.enum(LOG_LEVELS).optional(),

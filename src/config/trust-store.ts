@@ -5,8 +5,8 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../shared/atomic-write.js';
 import { errorMessage } from '../shared/errors.js';
 import { readRegularFile } from './regular-file.js';
 
@@ -110,27 +110,8 @@ export class TrustStore {
     return { version: 1, files: Object.assign(Object.create(null) as StoreFile['files'], parsed.data.files) };
   }
 
-  // Security: written whole to a temporary file, then renamed over the old one, so a crash or a
-  // concurrent reader never sees half a file; mode 0600, since which directories a person works
-  // in is theirs alone.
+  // Security: mode 0600, since which directories a person works in is theirs alone.
   private write(store: StoreFile): void {
-    const dir = path.dirname(this.file);
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const temp = path.join(dir, `.${path.basename(this.file)}.${process.pid}.${crypto.randomUUID()}.tmp`);
-    try {
-      const fd = fs.openSync(temp, 'wx', 0o600);
-      try {
-        // The mode given to open is reduced by the umask; set it exactly.
-        fs.fchmodSync(fd, 0o600);
-        fs.writeFileSync(fd, `${JSON.stringify(store, null, 2)}\n`);
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      fs.renameSync(temp, this.file);
-    } catch (error) {
-      fs.rmSync(temp, { force: true });
-      throw error;
-    }
+    writeFileAtomic(this.file, `${JSON.stringify(store, null, 2)}\n`);
   }
 }

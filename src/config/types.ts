@@ -24,6 +24,8 @@ interface ServerCommon {
   timeoutMs: number;
   /** Tools that never ask for approval. */
   alwaysAllow: string[];
+  /** Tools offered on every request, even when only some of the catalogue fits its budget. */
+  alwaysInclude: string[];
   /**
    * The user trusts what the server says of its tools: one that calls itself read-only (and not
    * destructive) runs without asking. From the entry's `trust`; by default only the servers
@@ -61,6 +63,15 @@ export interface DisabledServer {
   reason: string;
 }
 
+export interface ToolSettings {
+  /** Read-only calls of one reply that run at once. */
+  maxParallel: number;
+  /** The share of `num_ctx` the tools offered in one request may take (0–1). */
+  budgetShare: number;
+  /** An Ollama embedding model that ranks tools alongside the lexical ranking; none by default. */
+  embedModel?: string;
+}
+
 export interface AppConfig {
   /** Absolute path of the file that was loaded. */
   source: string;
@@ -68,8 +79,7 @@ export interface AppConfig {
   servers: ServerConfig[];
   disabled: DisabledServer[];
   history: { maxMessages: number };
-  /** Read-only calls of one reply that run at once. */
-  tools: { maxParallel: number };
+  tools: ToolSettings;
   /** `file` is where the log is read; rotated at `maxBytes`, keeping `files` files (unset: the logger's defaults). */
   logging: { level: string; file: string; maxBytes?: number; files?: number };
 }

@@ -33,6 +33,8 @@ export interface OllamaClient extends LlmClient {
   listModels(): Promise<string[]>;
   /** Later requests use `name`; capabilities are looked up (and cached) per model. */
   setModel(name: string): void;
+  /** Vectors of `texts` from an embedding model (`/api/embed`), in order. */
+  embed(model: string, texts: string[]): Promise<number[][]>;
 }
 
 export function createOllamaClient(settings: OllamaSettings, log: Logger): OllamaClient {
@@ -106,6 +108,11 @@ class HttpOllamaClient implements OllamaClient {
     return { ...found, tools: found.tools && !this.toolsRefused.has(model) };
   }
 
+  async embed(model: string, texts: string[]): Promise<number[][]> {
+    const reply = await this.request((api) => api.embed({ model, input: texts }), { baseUrl: this.baseUrl, model });
+    return reply.embeddings;
+  }
+
   async *chat(request: LlmRequest): AsyncGenerator<LlmChunk> {
     const { signal } = request;
     if (signal?.aborted) throw abortError();
@@ -158,8 +165,7 @@ class HttpOllamaClient implements OllamaClient {
   }
 
   /** A short non-streaming request, with the idle timeout and connection retries. */
-  private async request<T>(call: (api: Ollama) => Promise<T>): Promise<T> {
-    const target = this.target;
+  private async request<T>(call: (api: Ollama) => Promise<T>, target: Target = this.target): Promise<T> {
     const guard = this.guard(false, undefined);
     const api = new Ollama({ host: this.baseUrl, fetch: guard.fetch });
     try {

@@ -1,5 +1,12 @@
 /** The tool catalogue for people, by server with each tool's parameters: `tools` and the REPL's `tools`. */
+import { catalogueTokens } from '../chat/tool-selection/tool-cost.js';
 import type { ToolSpec } from '../chat/types.js';
+
+/** What the catalogue may take of each request: `num_ctx` and the configured share of it. */
+export interface ToolBudget {
+  numCtx: number;
+  budgetShare: number;
+}
 
 function describeParameters(tool: ToolSpec): string {
   const properties = Object.keys(tool.inputSchema.properties ?? {});
@@ -7,7 +14,24 @@ function describeParameters(tool: ToolSpec): string {
   return properties.map((name) => (required.has(name) ? name : `${name}?`)).join(', ');
 }
 
-export function formatToolList(tools: ToolSpec[]): string {
+/** The budget from a configuration (typed by shape: the catalogue's printer knows nothing of config files). */
+export function toolBudget(config: { ollama: { numCtx: number }; tools: { budgetShare: number } }): ToolBudget {
+  return { numCtx: config.ollama.numCtx, budgetShare: config.tools.budgetShare };
+}
+
+/** The catalogue's size against its budget, as native tool definitions (the larger of the two forms). */
+function budgetLine(tools: ToolSpec[], { numCtx, budgetShare }: ToolBudget): string {
+  const size = catalogueTokens(tools, 'native');
+  const budget = Math.floor(numCtx * budgetShare);
+  const share = `${Math.round(budgetShare * 1000) / 10} % of num_ctx ${numCtx}`;
+  const catalogue = `${tools.length} tools, about ${size} tokens`;
+  return size <= budget
+    ? `${catalogue}: within the tool budget of ${budget} tokens (${share}); every request offers them all.`
+    : `${catalogue}: over the tool budget of ${budget} tokens (${share}); each request offers the tools that fit, ` +
+        'ranked for it, and find_tools for the rest.';
+}
+
+export function formatToolList(tools: ToolSpec[], budget: ToolBudget): string {
   const lines: string[] = [];
   for (const server of [...new Set(tools.map((tool) => tool.server))]) {
     lines.push(`${server}`);
@@ -16,5 +40,6 @@ export function formatToolList(tools: ToolSpec[]): string {
       lines.push(`  ${tool.name}(${describeParameters(tool)})${summary ? `  ${summary}` : ''}`);
     }
   }
-  return lines.length > 0 ? lines.join('\n') : 'No tools: no server is running.';
+  if (lines.length === 0) return 'No tools: no server is running.';
+  return [...lines, '', budgetLine(tools, budget)].join('\n');
 }

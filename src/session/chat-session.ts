@@ -10,7 +10,11 @@ import type { LlmClient, ToolHost, ToolSpec, TurnEvent } from '../chat/types.js'
 import type { DisabledServer } from '../config/types.js';
 import { McpHost, type ServerStatus } from '../mcp/host.js';
 import { createOllamaClient, type OllamaClient } from '../ollama/client.js';
+import { EmbeddingRanker } from '../chat/tool-selection/embedding-ranker.js';
+import { ToolSelection } from '../chat/tool-selection/tool-selection.js';
+import { stateDir } from '../shared/state-dir.js';
 import { DEFAULT_MAX_STEPS } from './limits.js';
+import { fileVectorStore } from './vector-store.js';
 import type { Runtime } from './runtime.js';
 
 export type { ServerStatus } from '../mcp/host.js';
@@ -18,7 +22,9 @@ export type { ServerStatus } from '../mcp/host.js';
 /** What a session needs from the MCP host: `McpHost`, or an in-process host in tests. */
 export type SessionHost = ToolHost & Pick<McpHost, 'requiresApproval' | 'statuses'>;
 /** What a session needs from the model client: `OllamaClient`, or a scripted one in tests. */
-export type SessionLlm = LlmClient & Pick<OllamaClient, 'setModel' | 'checkModel' | 'checkAvailable'>;
+export type SessionLlm = LlmClient &
+  Pick<OllamaClient, 'setModel' | 'checkModel' | 'checkAvailable'> &
+  Partial<Pick<OllamaClient, 'embed'>>;
 
 /** Server state changes, for whoever shows them (the REPL's status bar). */
 export class StatusFeed {
@@ -68,6 +74,7 @@ export class ChatSession {
       configuredServers: [...config.servers, ...config.disabled].map((server) => server.name),
       maxMessages: config.history.maxMessages,
       numCtx: config.ollama.numCtx,
+      toolSelection: toolSelection(runtime, llm),
     });
   }
 
@@ -107,7 +114,7 @@ export class ChatSession {
   }
 
   clearConversation(): void {
-    this.chatbot.conversation.clear();
+    this.chatbot.clear();
   }
 
   /** Switches only to a model Ollama has, so a typo never breaks the next turn. */
@@ -128,6 +135,27 @@ export class ChatSession {
     await this.llm.checkAvailable();
     await this.llm.checkModel();
   }
+}
+
+/** The catalogue's budget and ranking, from the config; embeddings when a model is named and the client can embed. */
+function toolSelection(runtime: Runtime, llm: SessionLlm): ToolSelection {
+  const { config, log } = runtime;
+  const model = config.tools.embedModel;
+  const embed = llm.embed?.bind(llm);
+  const embeddings =
+    model !== undefined && embed
+      ? new EmbeddingRanker(
+          { model, embed: (texts) => embed(model, texts) },
+          log,
+          fileVectorStore(stateDir(process.env), model, log),
+        )
+      : undefined;
+  return new ToolSelection({
+    numCtx: config.ollama.numCtx,
+    budgetShare: config.tools.budgetShare,
+    alwaysInclude: Object.fromEntries(config.servers.map((server) => [server.name, server.alwaysInclude])),
+    ...(embeddings ? { embeddings } : {}),
+  });
 }
 
 /** The REPL's session: servers not started yet (the caller starts them behind the first frame). */

@@ -5,7 +5,7 @@
 import { assertNever } from '../shared/errors.js';
 import type { NewHistoryItem } from './history.js';
 import type { ChatSession } from '../session/chat-session.js';
-import { formatToolList } from '../present/tool-list.js';
+import { formatToolList, toolBudget } from '../present/tool-list.js';
 import { toolCount } from '../present/tool-line.js';
 
 const COMMANDS = {
@@ -128,7 +128,7 @@ export async function runCommand(
     case 'help':
       return { items: [info(helpText())] };
     case 'tools':
-      return { items: [info(formatToolList(session.listTools()))] };
+      return { items: [info(formatToolList(session.listTools(), toolBudget(session.runtime.config)))] };
     case 'servers':
       return { items: [info(serversText(session))] };
     case 'debug':

@@ -8,6 +8,7 @@ import { displayName } from '../chat/tool-naming.js';
 import { assertNever } from '../shared/errors.js';
 import { addItems, type ChatState } from './chat-state.js';
 import { ollamaStatusAfter } from './ollama-status.js';
+import { formatToolOffer } from '../present/tool-offer.js';
 
 export interface TurnEventAction {
   type: 'turn-event';
@@ -64,6 +65,8 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
       return withDebug(state, debug, `step ${event.step}, ${event.durationMs} ms, raw reply:\n${event.raw}`);
     case 'malformed-call':
       return withDebug(state, debug, `malformed tool call; hint sent to the model:\n${event.hint}`);
+    case 'tools-offered':
+      return withDebug(state, debug, `step ${event.step}, ${formatToolOffer(event.offer)}`);
     case 'final': {
       const done = { ...state, streamed: '' };
       return event.answer.trim() ? addItems(done, { type: 'assistant', text: event.answer }) : done;

@@ -1,6 +1,6 @@
 /**
  * A fake Ollama server on 127.0.0.1 that speaks the real wire protocol (NDJSON `/api/chat`,
- * `/api/tags`, `/api/show`, `/api/version`, `{"error"}` bodies) and plays scripted replies,
+ * `/api/tags`, `/api/show`, `/api/version`, `/api/embed`, `{"error"}` bodies) and plays scripted replies,
  * for client tests and for end-to-end tests of the `mcp-chat` binary. It records every request.
  *
  *   const ollama = await startFakeOllama({ models: [{ name: 'llama3.2' }] });
@@ -14,6 +14,7 @@
  * without `thinking` gets 400, and empty `messages` only "loads" the model. Those requests
  * do not use up a scripted reply. Delays are timers inside the fake: tests never sleep.
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Exchange, playStream, playWhole } from './fake-ollama-playback.js';
@@ -167,6 +168,7 @@ class FakeOllamaServer implements FakeOllama {
     else if (route === 'GET /api/tags') exchange.json(200, { models: this.models.map(tagsEntry) });
     else if (route === 'POST /api/show') this.show(exchange, record.body);
     else if (route === 'POST /api/chat') await this.chat(exchange, raw, record.body);
+    else if (route === 'POST /api/embed') this.embed(exchange, record.body);
     // Ollama's router (gin) answers unknown routes and methods with this plain text.
     else exchange.text(404, '404 page not found');
   }
@@ -181,6 +183,25 @@ class FakeOllamaServer implements FakeOllama {
     const model = this.findModel(name);
     if (!model) return exchange.json(404, { error: `model '${name}' not found` });
     exchange.json(200, showBody(model));
+  }
+
+  /** `/api/embed`: one vector per input, from an embedding model only (Ollama refuses a chat model). */
+  private embed(exchange: Exchange, body: unknown): void {
+    const name = isRecord(body) ? body.model : undefined;
+    if (typeof name !== 'string' || name === '') return exchange.json(400, { error: 'model is required' });
+    const model = this.findModel(name);
+    if (!model) return exchange.json(404, { error: `model "${name}" not found, try pulling it first` });
+    if (!capabilitiesOf(model)?.includes('embedding'))
+      return exchange.json(400, { error: `"${name}" does not support embeddings` });
+    const input = isRecord(body) ? body.input : undefined;
+    const texts = typeof input === 'string' ? [input] : Array.isArray(input) ? input.map(String) : [];
+    exchange.json(200, {
+      model: normalizeName(name),
+      embeddings: texts.map(wordVector),
+      total_duration: 14_000_000,
+      load_duration: 1_000_000,
+      prompt_eval_count: texts.reduce((sum, text) => sum + text.split(/\s+/).length, 0),
+    });
   }
 
   /** Ollama's own checks; an answer here means the model never ran. */
@@ -215,6 +236,16 @@ class FakeOllamaServer implements FakeOllama {
     if (request.stream === false) await playWhole(exchange, spec, request.model, promptChars);
     else await playStream(exchange, spec, request.model, promptChars);
   }
+}
+
+/** A stand-in embedding: words hashed into 64 buckets, so texts sharing words are similar. */
+function wordVector(text: string): number[] {
+  const vector = new Array<number>(64).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    const bucket = createHash('sha256').update(word).digest()[0] as number;
+    vector[bucket % 64] = (vector[bucket % 64] as number) + 1;
+  }
+  return vector;
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {

@@ -22,6 +22,7 @@ export function stdioServer(
     cwd: REPO_ROOT,
     timeoutMs: 10_000,
     alwaysAllow: [],
+    alwaysInclude: [],
     // As for any server a user adds: what it says of its tools is not trusted.
     trust: false,
     ...overrides,

@@ -26,7 +26,7 @@ export function testRuntime(
     servers: [],
     disabled: [{ name: 'github', reason: 'missing environment variable GITHUB_TOKEN' }],
     history,
-    tools: { maxParallel: 4 },
+    tools: { maxParallel: 4, budgetShare: 0.25 },
     logging: { level: 'info', file: '/dev/null' },
   };
   return { config, log: silentLogger, debug: false };

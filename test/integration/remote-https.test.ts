@@ -52,6 +52,7 @@ function remote(name: string, url: string, overrides: Partial<RemoteServerConfig
     timeoutMs: 10_000,
     trust: false,
     alwaysAllow: [],
+    alwaysInclude: [],
     ...overrides,
   };
 }

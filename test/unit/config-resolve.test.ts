@@ -49,6 +49,7 @@ describe('config defaults and fields', () => {
         cwd: at('proj'),
         timeoutMs: 60_000,
         alwaysAllow: [],
+        alwaysInclude: [],
         trust: false,
       },
     ]);
@@ -93,6 +94,7 @@ describe('config defaults and fields', () => {
           cwd: 'tools',
           timeout: 5,
           alwaysAllow: ['evaluate'],
+          alwaysInclude: ['evaluate'],
           trust: true,
           description: 'Math',
           extra: 'ignored',
@@ -108,6 +110,7 @@ describe('config defaults and fields', () => {
       cwd: at('proj/tools'),
       timeoutMs: 5000,
       alwaysAllow: ['evaluate'],
+      alwaysInclude: ['evaluate'],
       trust: true,
       description: 'Math',
     });
@@ -136,6 +139,7 @@ describe('config defaults and fields', () => {
           ca: 'certs/ca.pem',
           timeout: 10,
           alwaysAllow: ['search'],
+          alwaysInclude: [],
           trust: true,
           description: 'Web',
         },
@@ -153,6 +157,7 @@ describe('config defaults and fields', () => {
       ca: at('proj/certs/ca.pem'),
       timeoutMs: 10_000,
       alwaysAllow: ['search'],
+      alwaysInclude: [],
       trust: true,
       description: 'Web',
     });

@@ -319,6 +319,7 @@ describe('config validation', () => {
       cwd: path.dirname(CLAUDE_DESKTOP),
       timeoutMs: 60_000,
       alwaysAllow: [],
+      alwaysInclude: [],
       trust: false,
     });
     expect(brave).toMatchObject({ command: 'npx', env: { BRAVE_API_KEY: 'BSA-example-key' } });

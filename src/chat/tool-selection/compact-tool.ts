@@ -1,0 +1,98 @@
+/**
+ * The short form of a tool, sent when it lets more tools fit the budget: the first sentence of
+ * its description, parameter descriptions cut to their first sentence, links reduced to their
+ * text, and schema text the model cannot use dropped (`$schema`, `examples`, nested `title`s,
+ * `$defs` nothing refers to). Parameter names, types, `enum`, `const`, `$ref` and `required`
+ * are never touched: the model must still write a valid call.
+ */
+import { isRecord } from '../../shared/is-record.js';
+import type { JsonSchemaObject, ToolSpec } from '../types.js';
+
+const MAX_DESCRIPTION = 200;
+const MAX_PARAMETER_DESCRIPTION = 100;
+/** Keys that only document a schema; `description` is shortened instead. */
+const DOCUMENTATION_KEYS = new Set(['$schema', '$comment', 'examples', 'title', 'markdownDescription']);
+const DEFINITION_KEYS = ['$defs', 'definitions'] as const;
+
+/** Markdown links to their text: the URL costs tokens and tells the model nothing it can act on. */
+function withoutLinks(text: string): string {
+  return text.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+}
+
+/** The first sentence (or line), at most `limit` characters, cut at a word. */
+export function firstSentence(text: string, limit: number): string {
+  const lines = withoutLinks(text).trim().split('\n');
+  let line = lines[0] ?? '';
+  // A hard-wrapped sentence goes on in lower case on the next line; anything else is a new part.
+  for (const next of lines.slice(1)) {
+    if (/[.!?:]\s*$/.test(line) || !/^\s*\p{Ll}/u.test(next)) break;
+    line += ` ${next.trim()}`;
+  }
+  const sentence = (line.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? line).replace(/\s+/g, ' ').trim();
+  if (sentence.length <= limit) return sentence;
+  const cut = sentence.slice(0, limit - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), limit / 2)).trimEnd()}…`;
+}
+
+function compactSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(compactSchema);
+  if (!isRecord(schema)) return schema;
+  const compacted: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (DOCUMENTATION_KEYS.has(key) && (key !== 'title' || typeof value === 'string')) continue;
+    if (key === 'description' && typeof value === 'string') {
+      const short = firstSentence(value, MAX_PARAMETER_DESCRIPTION);
+      if (short) compacted[key] = short;
+    } else if (key === 'properties' && isRecord(value)) {
+      // Property names are data, not schema keywords: a parameter called `title` stays.
+      compacted[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, compactSchema(sub)]));
+    } else {
+      compacted[key] = compactSchema(value);
+    }
+  }
+  return compacted;
+}
+
+/** Names of the `$defs` (or `definitions`) reached from the schema's own body, following refs through defs. */
+function referencedDefinitions(schema: Record<string, unknown>, definitions: Record<string, unknown>): Set<string> {
+  const reached = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!isRecord(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') {
+        const name = value.match(/^#\/(?:\$defs|definitions)\/(.+)$/)?.[1];
+        if (name !== undefined && !reached.has(name)) {
+          reached.add(name);
+          visit(definitions[name]);
+        }
+      } else if (!(DEFINITION_KEYS as readonly string[]).includes(key)) {
+        visit(value);
+      }
+    }
+  };
+  visit(schema);
+  return reached;
+}
+
+/** Drops definitions nothing refers to: some servers send one shared set of `$defs` with every tool. */
+function withoutUnusedDefinitions(schema: JsonSchemaObject): JsonSchemaObject {
+  const pruned: JsonSchemaObject = { ...schema };
+  for (const key of DEFINITION_KEYS) {
+    const definitions = schema[key];
+    if (!isRecord(definitions)) continue;
+    const used = referencedDefinitions(schema, definitions);
+    const kept = Object.entries(definitions).filter(([name]) => used.has(name));
+    if (kept.length === 0) delete pruned[key];
+    else pruned[key] = Object.fromEntries(kept);
+  }
+  return pruned;
+}
+
+export function compactTool(tool: ToolSpec): ToolSpec {
+  return {
+    ...tool,
+    description: firstSentence(tool.description, MAX_DESCRIPTION),
+    inputSchema: compactSchema(withoutUnusedDefinitions(tool.inputSchema)) as JsonSchemaObject,
+  };
+}

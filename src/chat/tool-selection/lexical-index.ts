@@ -1,0 +1,61 @@
+/**
+ * BM25 ranking of a tool catalogue (MiniSearch), built once per catalogue: the host hands out
+ * the same array until a server's tools change. Words are stemmed on both sides (`clicking`
+ * finds `click`), and a longer word also finds the words it starts (`screenshots`, `navig…`).
+ */
+import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
+import type { ToolSpec } from '../types.js';
+import { identifierWords, type ToolDocument, toolDocument } from './tool-text.js';
+
+const FIELDS: (keyof ToolDocument)[] = ['server', 'name', 'title', 'description', 'parameters'];
+/** A word in a tool's name says more about what it does than one in a paragraph of description. */
+const FIELD_BOOST: Partial<Record<keyof ToolDocument, number>> = { name: 3, server: 2, title: 2 };
+/** Words too common in requests and descriptions alike to say which tool is meant. */
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be by can do for from has have how i if in into is it its me my of on or our please ' +
+    'so than that the their them then there these this to us was we what when where which who will with you your'
+  ).split(' '),
+);
+
+function tokenize(text: string): string[] {
+  return identifierWords(text).split(' ');
+}
+
+function processTerm(term: string): string | null {
+  const word = term.toLowerCase();
+  return word.length < 2 || STOP_WORDS.has(word) ? null : stemmer(word);
+}
+
+export class LexicalIndex {
+  private readonly index = new MiniSearch<ToolDocument>({
+    fields: FIELDS,
+    tokenize,
+    processTerm,
+    searchOptions: {
+      boost: FIELD_BOOST,
+      combineWith: 'OR',
+      // Prefix matches only for words long enough to say something; they score below an exact match.
+      prefix: (term) => term.length >= 4,
+      weights: { fuzzy: 0.3, prefix: 0.4 },
+    },
+  });
+
+  constructor(tools: ToolSpec[]) {
+    this.index.addAll(tools.map(toolDocument));
+  }
+
+  /** Each matching tool's score for `query`, by `server.tool`; tools that match nothing are absent. */
+  scores(query: string): Map<string, number> {
+    return new Map(this.index.search(query).map((hit) => [String(hit.id), hit.score]));
+  }
+}
+
+const built = new WeakMap<ToolSpec[], LexicalIndex>();
+
+export function lexicalIndex(tools: ToolSpec[]): LexicalIndex {
+  let index = built.get(tools);
+  if (!index) built.set(tools, (index = new LexicalIndex(tools)));
+  return index;
+}

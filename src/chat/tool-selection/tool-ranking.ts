@@ -1,0 +1,77 @@
+/**
+ * Orders a catalogue by how well each tool fits a request: BM25 over the tools' words, the new
+ * message counting fully and the recent turns at half weight; with an embedding model, fused
+ * with the embedding order by reciprocal rank (neither scale has to be calibrated to the other).
+ * Tools that match nothing keep the catalogue's order, after the ones that match.
+ */
+import type { ToolSpec } from '../types.js';
+import type { EmbeddingRanker } from './embedding-ranker.js';
+import { lexicalIndex } from './lexical-index.js';
+import { toolDocument } from './tool-text.js';
+
+export interface RankingRequest {
+  /** The message being answered. */
+  message: string;
+  /** Earlier messages of the conversation, most recent last. */
+  earlier: string[];
+}
+
+/** How much the earlier turns count beside the new message. */
+const EARLIER_WEIGHT = 0.5;
+/** Reciprocal rank fusion's constant: keeps one list's top few from drowning the other. */
+const FUSION_K = 60;
+
+function lexicalScores(tools: ToolSpec[], request: RankingRequest): Map<ToolSpec, number> {
+  const index = lexicalIndex(tools);
+  const now = index.scores(request.message);
+  const before = request.earlier.length > 0 ? index.scores(request.earlier.join('\n')) : new Map<string, number>();
+  const scores = new Map<ToolSpec, number>();
+  for (const tool of tools) {
+    const id = toolDocument(tool).id;
+    const score = (now.get(id) ?? 0) + EARLIER_WEIGHT * (before.get(id) ?? 0);
+    if (score > 0) scores.set(tool, score);
+  }
+  return scores;
+}
+
+/** Positions (0 = best) of the tools that have a score, highest score first. */
+function positions(scores: Map<ToolSpec, number>): Map<ToolSpec, number> {
+  const ordered = [...scores.entries()].sort((a, b) => b[1] - a[1]);
+  return new Map(ordered.map(([tool], position) => [tool, position]));
+}
+
+export interface Ranking {
+  /** The whole catalogue, best first. */
+  tools: ToolSpec[];
+  /** The tools that match the request at all (by words, or by embeddings when they took part). */
+  matched: Set<ToolSpec>;
+  /** Whether embeddings took part. */
+  embedded: boolean;
+}
+
+export async function rankTools(
+  tools: ToolSpec[],
+  request: RankingRequest,
+  embeddings?: EmbeddingRanker,
+  signal?: AbortSignal,
+): Promise<Ranking> {
+  const lexical = lexicalScores(tools, request);
+  const similar = await embeddings?.similarities(tools, request.message, signal);
+  let scores = lexical;
+  if (similar) {
+    const lexicalPositions = positions(lexical);
+    const similarPositions = positions(similar);
+    const fused = (tool: ToolSpec, order: Map<ToolSpec, number>): number => {
+      const position = order.get(tool);
+      return position === undefined ? 0 : 1 / (FUSION_K + position);
+    };
+    scores = new Map(tools.map((tool) => [tool, fused(tool, lexicalPositions) + fused(tool, similarPositions)]));
+  }
+  const catalogueOrder = new Map(tools.map((tool, index) => [tool, index]));
+  const ranked = [...tools].sort(
+    (a, b) =>
+      (scores.get(b) ?? 0) - (scores.get(a) ?? 0) || (catalogueOrder.get(a) ?? 0) - (catalogueOrder.get(b) ?? 0),
+  );
+  const matched = new Set([...scores].flatMap(([tool, score]) => (score > 0 ? [tool] : [])));
+  return { tools: ranked, matched, embedded: similar !== undefined };
+}

@@ -1,0 +1,198 @@
+/**
+ * Which tools one model request offers. When the whole catalogue fits its budget (a share of
+ * `num_ctx`), all of it, as the servers describe it: nothing else is computed. When it fits only
+ * with shortened descriptions, all of it shortened. Otherwise the budget is filled in order:
+ * the tools the config always includes, those the message names, those `find_tools` found, those
+ * used earlier in the session, then the request's ranking; and `find_tools` leads to the rest.
+ */
+import { errorResult } from '../tool-execution.js';
+import { displayName, modelName, type ToolRef } from '../tool-naming.js';
+import type {
+  OfferReason,
+  OfferedTool,
+  ToolCall,
+  ToolOffer,
+  ToolProtocolName,
+  ToolResult,
+  ToolSpec,
+} from '../types.js';
+import { compactTool } from './compact-tool.js';
+import type { EmbeddingRanker } from './embedding-ranker.js';
+import { FOUND_PER_SEARCH, findToolsSpec, foundToolsText } from './find-tools.js';
+import { catalogueTokens, toolTokens } from './tool-cost.js';
+import { type RankingRequest, rankTools } from './tool-ranking.js';
+
+export interface ToolSelectionOptions {
+  numCtx: number;
+  /** The share of `num_ctx` the offered tools may take (0–1). */
+  budgetShare: number;
+  /** Tool names per server offered on every request (the config's `alwaysInclude`). */
+  alwaysInclude: Record<string, string[]>;
+  /** Set when `tools.embed_model` is configured. */
+  embeddings?: EmbeddingRanker;
+}
+
+/** What one request sends, and the account of it. */
+export interface Selection {
+  /** The tools to describe to the model, shortened where the offer says so. */
+  tools: ToolSpec[];
+  offer: ToolOffer;
+  /** `find_tools`, when only part of the catalogue is offered (it is also the last of `tools`). */
+  findTools?: ToolSpec;
+}
+
+/** Tools remembered as used or found: a task's worth, so an old one does not hold budget forever. */
+const MAX_REMEMBERED = 10;
+
+const shortForms = new WeakMap<ToolSpec, ToolSpec>();
+function shortForm(tool: ToolSpec): ToolSpec {
+  let short = shortForms.get(tool);
+  if (!short) shortForms.set(tool, (short = compactTool(tool)));
+  return short;
+}
+
+const fullCosts = new WeakMap<ToolSpec[], Map<ToolProtocolName, number>>();
+/** The whole catalogue's cost, once per catalogue and protocol: the fast path must stay fast. */
+function fullCost(tools: ToolSpec[], protocol: ToolProtocolName): number {
+  let costs = fullCosts.get(tools);
+  if (!costs) fullCosts.set(tools, (costs = new Map()));
+  let cost = costs.get(protocol);
+  if (cost === undefined) costs.set(protocol, (cost = catalogueTokens(tools, protocol)));
+  return cost;
+}
+
+/** Keeps the most recent `MAX_REMEMBERED` names, the newest first. */
+function remember(list: string[], name: string): void {
+  const at = list.indexOf(name);
+  if (at >= 0) list.splice(at, 1);
+  list.unshift(name);
+  list.length = Math.min(list.length, MAX_REMEMBERED);
+}
+
+export class ToolSelection {
+  private readonly used: string[] = [];
+  private readonly found: string[] = [];
+  /** What the last request offered, so `find_tools` returns only what the model has not seen. */
+  private offered = new Set<string>();
+  private catalogue: ToolSpec[] = [];
+
+  constructor(private readonly options: ToolSelectionOptions) {}
+
+  get budgetTokens(): number {
+    return Math.floor(this.options.numCtx * this.options.budgetShare);
+  }
+
+  async select(
+    catalogue: ToolSpec[],
+    protocol: ToolProtocolName,
+    request: RankingRequest,
+    signal?: AbortSignal,
+  ): Promise<Selection> {
+    this.catalogue = catalogue;
+    const budgetTokens = this.budgetTokens;
+    const account = { catalogue: catalogue.length, budgetTokens };
+    const all = (tools: ToolSpec[], form: ToolOffer['form'], tokens: number): Selection => {
+      this.offered = new Set(catalogue.map(displayName));
+      return { tools, offer: { ...account, tokens, form, tools: catalogue.map((tool) => offered(tool, 'all')) } };
+    };
+    const full = fullCost(catalogue, protocol);
+    if (full <= budgetTokens) return all(catalogue, 'full', full);
+    const short = catalogue.map(shortForm);
+    const shortCost = catalogueTokens(short, protocol);
+    if (shortCost <= budgetTokens) return all(short, 'short', shortCost);
+
+    const ranking = await rankTools(catalogue, request, this.options.embeddings, signal);
+    const rankOf = new Map(ranking.tools.map((tool, index) => [tool, index + 1]));
+    const candidates: [ToolSpec, OfferReason][] = [
+      ...this.pinned(catalogue, request.message),
+      ...ranking.tools.map((tool): [ToolSpec, OfferReason] => [tool, 'ranked']),
+    ];
+    const chosen = new Map<ToolSpec, OfferReason>();
+    // Sized for the largest count it can show, so adding it never breaks the budget.
+    let tokens = toolTokens(findToolsSpec(catalogue.length, catalogue.length), protocol);
+    for (const [tool, reason] of candidates) {
+      if (chosen.has(tool)) continue;
+      const cost = toolTokens(shortForm(tool), protocol);
+      // The user's own `alwaysInclude` is kept even past the budget: the context check reports it.
+      if (reason !== 'always' && tokens + cost > budgetTokens) continue;
+      chosen.set(tool, reason);
+      tokens += cost;
+    }
+    this.offered = new Set([...chosen.keys()].map(displayName));
+    const tools = [...chosen.keys()].map(shortForm);
+    const findTools = findToolsSpec(tools.length, catalogue.length);
+    tools.push(findTools);
+    const entries = [...chosen].map(([tool, reason]) =>
+      offered(tool, reason, reason === 'ranked' ? rankOf.get(tool) : undefined),
+    );
+    const embeddings = this.embeddingsState(ranking.embedded);
+    return {
+      tools,
+      findTools,
+      offer: { ...account, tokens, form: 'short', tools: entries, ...(embeddings ? { embeddings } : {}) },
+    };
+  }
+
+  /** The tools offered whatever the ranking says, each with its reason, in that order of precedence. */
+  private pinned(catalogue: ToolSpec[], message: string): [ToolSpec, OfferReason][] {
+    const text = message.toLowerCase();
+    const byName = new Map(catalogue.map((tool) => [displayName(tool), tool]));
+    const named = (names: string[], reason: OfferReason): [ToolSpec, OfferReason][] =>
+      names.flatMap((name) => {
+        const tool = byName.get(name);
+        return tool ? [[tool, reason]] : [];
+      });
+    const always = Object.entries(this.options.alwaysInclude).flatMap(([server, tools]) =>
+      tools.map((tool) => `${server}.${tool}`),
+    );
+    const mentioned = catalogue.filter(
+      (tool) => text.includes(displayName(tool).toLowerCase()) || text.includes(modelName(tool).toLowerCase()),
+    );
+    return [
+      ...named(always, 'always'),
+      ...mentioned.map((tool): [ToolSpec, OfferReason] => [tool, 'named']),
+      ...named(this.found, 'found'),
+      ...named(this.used, 'used'),
+    ];
+  }
+
+  private embeddingsState(embedded: boolean): ToolOffer['embeddings'] {
+    const ranker = this.options.embeddings;
+    if (!ranker) return undefined;
+    return embedded ? 'used' : { failed: ranker.failed ?? 'not available' };
+  }
+
+  /** A call that ran keeps its tool offered for the next requests of the session. */
+  noteUsed(call: ToolRef): void {
+    remember(this.used, displayName(call));
+  }
+
+  /** Runs `find_tools`: the best matches for the query among the tools not offered. */
+  async find(call: ToolCall, signal?: AbortSignal): Promise<ToolResult> {
+    const began = performance.now();
+    const query = call.arguments.query;
+    if (typeof query !== 'string' || query.trim() === '')
+      return errorResult('find_tools needs "query": a few words saying what the tool should do.');
+    const ranking = await rankTools(this.catalogue, { message: query, earlier: [] }, this.options.embeddings, signal);
+    const matches = ranking.tools
+      .filter((tool) => ranking.matched.has(tool) && !this.offered.has(displayName(tool)))
+      .slice(0, FOUND_PER_SEARCH);
+    for (const tool of [...matches].reverse()) remember(this.found, displayName(tool));
+    const servers = [...new Set(this.catalogue.map((tool) => tool.server))];
+    return {
+      isError: false,
+      forModel: foundToolsText(query, matches, servers),
+      durationMs: Math.round(performance.now() - began),
+    };
+  }
+
+  /** Forgets the session's used and found tools (the conversation was cleared). */
+  clear(): void {
+    this.used.length = 0;
+    this.found.length = 0;
+  }
+}
+
+function offered(tool: ToolSpec, reason: OfferReason, rank?: number): OfferedTool {
+  return { name: displayName(tool), reason, ...(rank === undefined ? {} : { rank }) };
+}

@@ -1,0 +1,125 @@
+/**
+ * Many tools, a small context: `mcp-chat ask` with our three servers and six popular npm servers
+ * (94 tools, about 30,000 tokens of definitions) at num_ctx 8192, through the built binary, the
+ * real servers over stdio and the fake Ollama. The catalogue is over its budget, so each request
+ * offers the tools that fit, ranked for it, and `find_tools` for the rest.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOllama, type FakeChatRequest, type FakeOllama } from '../fakes/fake-ollama.js';
+import { cleanEnv, runCli } from '../helpers/run-cli.js';
+import { REPO_ROOT } from '../helpers/server-configs.js';
+
+const CONFIG = path.join(REPO_ROOT, 'test/fixtures/many-tools/mcp_config.json');
+/** Nine servers start in each run, two of them large packages: generous on a busy machine. */
+const RUN_MS = 60_000;
+const BUDGET_TOKENS = 2048;
+
+let workDir: string;
+let ollama: FakeOllama;
+
+beforeAll(() => {
+  workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-many-')));
+});
+afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+afterEach(() => ollama.close());
+
+function ask(args: string[], env: Record<string, string> = {}) {
+  return runCli(['--config', CONFIG, 'ask', '--json', ...args], {
+    cwd: workDir,
+    timeoutMs: RUN_MS,
+    env: cleanEnv({
+      HOME: workDir,
+      REPO: REPO_ROOT,
+      WORKDIR: workDir,
+      OLLAMA_HOST: ollama.url,
+      MCP_CHAT_LOG_FILE: path.join(workDir, 'log.jsonl'),
+      ...env,
+    }),
+  });
+}
+
+/** A tool of a request's list as Ollama receives it. */
+interface WireTool {
+  type: 'function';
+  function: { name: string };
+}
+
+const wireTools = (request: FakeChatRequest | undefined): WireTool[] => (request?.tools ?? []) as WireTool[];
+const offeredNames = (request: FakeChatRequest | undefined): string[] =>
+  wireTools(request).map((tool) => tool.function.name);
+
+/** The context check's estimate of what the request's tool list takes. */
+const toolTokens = (request: FakeChatRequest | undefined): number =>
+  wireTools(request).reduce((sum, tool) => sum + Math.ceil(JSON.stringify(tool).length / 4), 0);
+
+interface AskJson {
+  answer: string;
+  toolCalls: { server: string; tool: string; isError: boolean; result: string }[];
+  toolsOffered: { step: number; catalogue: number; budgetTokens: number; tokens: number; tools: { name: string }[] }[];
+}
+
+describe('ask with 94 tools at num_ctx 8192', () => {
+  it(
+    'answers "hello" instead of refusing it: the first request offers only what fits the budget, and find_tools',
+    async () => {
+      ollama = await startFakeOllama();
+      ollama.script('Hello! How can I help?');
+      const result = await ask(['hello']);
+      expect(result.stderr).not.toContain('too long');
+      expect(result.code).toBe(0);
+      const output = JSON.parse(result.stdout) as AskJson;
+      expect(output.answer).toBe('Hello! How can I help?');
+      const [offer] = output.toolsOffered;
+      expect(offer).toMatchObject({ step: 1, catalogue: 94, budgetTokens: BUDGET_TOKENS });
+      expect(offer?.tokens).toBeLessThanOrEqual(BUDGET_TOKENS);
+      const [request] = ollama.chatRequests.filter((chat) => chat.messages.length > 0);
+      expect(toolTokens(request)).toBeLessThanOrEqual(BUDGET_TOKENS);
+      expect(offeredNames(request)).toContain('mcp-chat__find_tools');
+      expect(offeredNames(request).length).toBe((offer?.tools.length ?? 0) + 1);
+      expect(offeredNames(request).length).toBeLessThan(94);
+    },
+    RUN_MS,
+  );
+
+  it(
+    'find_tools finds a tool that was not offered, and the next request offers it',
+    async () => {
+      ollama = await startFakeOllama();
+      ollama.script(
+        { toolCalls: [{ name: 'mcp-chat__find_tools', arguments: { query: 'press a key on the keyboard' } }] },
+        'I can press keys in the browser now.',
+      );
+      const result = await ask(['what can you do about the popup?']);
+      expect(result.code).toBe(0);
+      const [first, second] = ollama.chatRequests.filter((chat) => chat.messages.length > 0);
+      expect(offeredNames(first)).not.toContain('playwright__browser_press_key');
+      expect(offeredNames(second)).toContain('playwright__browser_press_key');
+      const found = second?.messages.at(-1);
+      expect(found).toMatchObject({ role: 'tool' });
+      expect(found?.content).toContain('playwright.browser_press_key');
+      const output = JSON.parse(result.stdout) as AskJson;
+      expect(output.toolCalls).toMatchObject([{ server: 'mcp-chat', tool: 'find_tools', isError: false }]);
+      expect(output.toolsOffered[1]?.tools).toContainEqual({ name: 'playwright.browser_press_key', reason: 'found' });
+    },
+    RUN_MS,
+  );
+
+  it(
+    'a call to a tool that exists but was not offered still runs: it is resolved against the whole catalogue',
+    async () => {
+      ollama = await startFakeOllama();
+      ollama.script({ toolCalls: [{ name: 'everything__echo', arguments: { message: 'ping' } }] }, 'It echoed ping.');
+      const result = await ask(['--yes', 'hello']);
+      expect(result.code).toBe(0);
+      const [first] = ollama.chatRequests.filter((chat) => chat.messages.length > 0);
+      expect(offeredNames(first)).not.toContain('everything__echo');
+      const output = JSON.parse(result.stdout) as AskJson;
+      expect(output.toolCalls).toMatchObject([{ server: 'everything', tool: 'echo', isError: false }]);
+      expect(output.toolCalls[0]?.result).toContain('ping');
+    },
+    RUN_MS,
+  );
+});

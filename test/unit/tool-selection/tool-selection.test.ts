@@ -1,0 +1,154 @@
+/** Which tools a request offers: the budget, the short form, the ranking, the pinned tools and `find_tools`. */
+import { describe, expect, it } from 'vitest';
+import { EmbeddingRanker, type TextEmbedder } from '../../../src/chat/tool-selection/embedding-ranker.js';
+import { toolTokens } from '../../../src/chat/tool-selection/tool-cost.js';
+import { ToolSelection, type ToolSelectionOptions } from '../../../src/chat/tool-selection/tool-selection.js';
+import { displayName } from '../../../src/chat/tool-naming.js';
+import type { ToolSpec } from '../../../src/chat/types.js';
+import { silentLogger } from '../../../src/shared/log.js';
+import { manyToolsCatalogue } from '../../helpers/many-tools.js';
+
+const catalogue = manyToolsCatalogue();
+const ask = (message: string, earlier: string[] = []) => ({ message, earlier });
+
+function selection(options: Partial<ToolSelectionOptions> = {}): ToolSelection {
+  return new ToolSelection({ numCtx: 8192, budgetShare: 0.25, alwaysInclude: {}, ...options });
+}
+
+const names = (tools: ToolSpec[]): string[] => tools.map(displayName);
+
+describe('tool selection', () => {
+  it('offers the whole catalogue, as the servers describe it, when it fits the budget', async () => {
+    const small = catalogue.filter((tool) => tool.server === 'calculator' || tool.server === 'research');
+    const { tools, offer, findTools } = await selection().select(small, 'native', ask('hello'));
+    expect(tools).toBe(small);
+    expect(findTools).toBeUndefined();
+    expect(offer).toMatchObject({ catalogue: 3, form: 'full', budgetTokens: 2048 });
+    expect(offer.tools.every((tool) => tool.reason === 'all')).toBe(true);
+  });
+
+  it('shortens descriptions before it leaves tools out: all 94 fit at num_ctx 65536 in their short form', async () => {
+    const { tools, offer } = await selection({ numCtx: 65_536 }).select(catalogue, 'native', ask('hello'));
+    expect(offer.form).toBe('short');
+    expect(tools).toHaveLength(94);
+    expect(offer.tokens).toBeLessThanOrEqual(offer.budgetTokens);
+    expect(tools.reduce((sum, tool) => sum + toolTokens(tool, 'native'), 0)).toBe(offer.tokens);
+  });
+
+  it('over the budget: the ranked tools that fit, then find_tools, within 25 % of num_ctx 8192', async () => {
+    const { tools, offer, findTools } = await selection().select(
+      catalogue,
+      'native',
+      ask('open example.com and take a screenshot'),
+    );
+    expect(tools.at(-1)).toBe(findTools);
+    expect(findTools?.description).toContain(`only ${tools.length - 1} of the 94 available tools`);
+    expect(tools.reduce((sum, tool) => sum + toolTokens(tool, 'native'), 0)).toBeLessThanOrEqual(2048);
+    expect(offer.tokens).toBeLessThanOrEqual(2048);
+    expect(offer.tools[0]).toEqual({ name: 'playwright.browser_take_screenshot', reason: 'ranked', rank: 1 });
+    expect(offer.tools.length).toBeLessThan(94);
+  });
+
+  it('text modes pay for the catalogue lines, not JSON definitions, so more tools fit', async () => {
+    const request = ask('open example.com and take a screenshot');
+    const native = await selection().select(catalogue, 'native', request);
+    const json = await selection().select(catalogue, 'json', request);
+    expect(json.offer.tools.length).toBeGreaterThan(native.offer.tools.length);
+    expect(json.offer.tokens).toBeLessThanOrEqual(2048);
+  });
+
+  it('always offers what the config always includes, the tools the message names, and those used before', async () => {
+    const chooser = selection({ alwaysInclude: { notion: ['API-get-self'], memory: ['no-such-tool'] } });
+    chooser.noteUsed({ server: 'memory', tool: 'read_graph' });
+    const { offer } = await chooser.select(catalogue, 'native', ask('compute 2+2, or ask everything.echo to say it'));
+    expect(offer.tools.slice(0, 3)).toEqual([
+      { name: 'notion.API-get-self', reason: 'always' },
+      { name: 'everything.echo', reason: 'named' },
+      { name: 'memory.read_graph', reason: 'used' },
+    ]);
+    chooser.clear();
+    const after = await chooser.select(catalogue, 'native', ask('compute 2+2'));
+    expect(after.offer.tools.filter((tool) => tool.reason === 'used')).toEqual([]);
+  });
+
+  it('find_tools returns the best matches not offered yet, and they are offered from the next request on', async () => {
+    const chooser = selection();
+    const first = await chooser.select(catalogue, 'native', ask('what is on my todo list?'));
+    expect(names(first.tools)).not.toContain('playwright.browser_press_key');
+    const result = await chooser.find({ server: 'mcp-chat', tool: 'find_tools', arguments: { query: 'press a key' } });
+    expect(result.isError).toBe(false);
+    expect(result.forModel).toMatch(/^Found \d tools; they are offered from your next step on:\n- playwright\./);
+    expect(result.forModel).toContain('playwright.browser_press_key');
+    for (const offered of names(first.tools)) expect(result.forModel).not.toContain(`- ${offered}:`);
+    const next = await chooser.select(catalogue, 'native', ask('what is on my todo list?'));
+    expect(next.offer.tools).toContainEqual({ name: 'playwright.browser_press_key', reason: 'found' });
+  });
+
+  it('find_tools without a query is an error the model can act on', async () => {
+    const chooser = selection();
+    await chooser.select(catalogue, 'native', ask('hello'));
+    const result = await chooser.find({ server: 'mcp-chat', tool: 'find_tools', arguments: {} });
+    expect(result).toMatchObject({ isError: true });
+    expect(result.forModel).toContain('"query"');
+  });
+});
+
+/** Counts what it is asked to embed; vectors from the words, so similar texts are similar. */
+class CountingEmbedder implements TextEmbedder {
+  readonly model = 'nomic-embed-text';
+  readonly batches: string[][] = [];
+  failWith: string | undefined;
+
+  async embed(texts: string[]): Promise<number[][]> {
+    if (this.failWith !== undefined) throw new Error(this.failWith);
+    this.batches.push(texts);
+    return texts.map((text) => {
+      const words = text.toLowerCase();
+      return ['screenshot', 'remember', 'page', 'file'].map((word) => (words.includes(word) ? 1 : 0.01));
+    });
+  }
+}
+
+describe('tool selection with embeddings', () => {
+  it('embeds each tool once, then only new requests; the offer says embeddings ranked it', async () => {
+    const embedder = new CountingEmbedder();
+    const chooser = selection({ embeddings: new EmbeddingRanker(embedder, silentLogger) });
+    const first = await chooser.select(catalogue, 'native', ask('remember that Ana lives in Porto'));
+    const second = await chooser.select(catalogue, 'native', ask('remember that Ana lives in Porto'));
+    await chooser.select(catalogue, 'native', ask('take a screenshot'));
+    expect(embedder.batches.map((batch) => batch.length).sort((a, b) => a - b)).toEqual([1, 1, 94]);
+    expect(first.offer.embeddings).toBe('used');
+    expect(second.offer.tools).toEqual(first.offer.tools);
+  });
+
+  it('a failing embedding model is reported in the offer and the ranking goes on by words', async () => {
+    const embedder = new CountingEmbedder();
+    embedder.failWith = 'model "nomic-embed-text" not found, try pulling it first';
+    const chooser = selection({ embeddings: new EmbeddingRanker(embedder, silentLogger) });
+    const { offer } = await chooser.select(catalogue, 'native', ask('take a screenshot'));
+    expect(offer.embeddings).toEqual({ failed: 'model "nomic-embed-text" not found, try pulling it first' });
+    expect(offer.tools[0]).toMatchObject({ name: 'playwright.browser_take_screenshot' });
+  });
+
+  it('keeps vectors in the store it is given, so the next run embeds nothing it has seen', async () => {
+    const saved = new Map<string, number[]>();
+    const store = {
+      load: async () => new Map(saved),
+      save: async (vectors: Map<string, number[]>) => void vectors.forEach((v, k) => saved.set(k, v)),
+    };
+    const firstRun = new CountingEmbedder();
+    await selection({ embeddings: new EmbeddingRanker(firstRun, silentLogger, store) }).select(
+      catalogue,
+      'native',
+      ask('x'),
+    );
+    const secondRun = new CountingEmbedder();
+    await selection({ embeddings: new EmbeddingRanker(secondRun, silentLogger, store) }).select(
+      catalogue,
+      'native',
+      ask('y'),
+    );
+    expect(saved.size).toBe(94);
+    expect(secondRun.batches).toEqual([['y']]);
+  });
+});
