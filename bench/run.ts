@@ -17,6 +17,7 @@ import { benchMemory } from './memory.js';
 import { benchParallelCalls } from './parallel-calls.js';
 import { benchStartup } from './startup.js';
 import { benchToolCalls } from './tool-calls.js';
+import { benchToolSelection } from './tool-selection.js';
 import { benchTurn } from './turn.js';
 
 const BENCHMARKS: Record<string, (workspace: Workspace) => Promise<BenchmarkResult>> = {
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, (workspace: Workspace) => Promise<BenchmarkResu
   memory: benchMemory,
   detector: benchDetector,
   'parallel-calls': benchParallelCalls,
+  'tool-selection': benchToolSelection,
 };
 
 function machine(): MachineInfo {

@@ -1,0 +1,149 @@
+/**
+ * Tool selection (issue 16): with the 94 tools of nine real servers (bench/fixtures/
+ * many-tools-catalogue.json) at num_ctx 8192, how often the tools a request offers include one
+ * that serves it (bench/fixtures/tool-requests.jsonl, requests written as users write them), at
+ * budgets of 15, 25 and 40 % of the context, beside sending everything; and what ranking adds to
+ * a request against the same request when the catalogue fits and nothing is ranked.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { catalogueTokens } from '../src/chat/tool-selection/tool-cost.js';
+import { ToolSelection } from '../src/chat/tool-selection/tool-selection.js';
+import type { ToolProtocolName, ToolSpec } from '../src/chat/types.js';
+import { PACKAGE_ROOT } from '../src/shared/paths.js';
+import { benchmarkResult, check, row, type BenchmarkResult, type Row } from './lib/results.js';
+import { roundTo, summarize } from './lib/stats.js';
+
+const FIXTURES = path.join(PACKAGE_ROOT, 'bench/fixtures');
+const NUM_CTX = 8192;
+const BUDGETS = [0.15, 0.25, 0.4];
+const RECALL_TARGET = 0.95;
+/** Timing passes over the corpus. */
+const TIMING_PASSES = 20;
+const ADDED_MS_TARGET = 5;
+
+const Request = z.object({ request: z.string(), expected: z.array(z.string()).min(1) });
+type Request = z.infer<typeof Request>;
+
+function load(): { tools: ToolSpec[]; requests: Request[] } {
+  const tools = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'many-tools-catalogue.json'), 'utf8')) as ToolSpec[];
+  const requests = fs
+    .readFileSync(path.join(FIXTURES, 'tool-requests.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => Request.parse(JSON.parse(line)));
+  return { tools, requests };
+}
+
+/** Whether the first request of a conversation offers one of the tools that serve it, per request. */
+async function hits(tools: ToolSpec[], requests: Request[], share: number, protocol: ToolProtocolName) {
+  const results: { request: Request; hit: boolean; offered: number }[] = [];
+  for (const request of requests) {
+    const selection = new ToolSelection({ numCtx: NUM_CTX, budgetShare: share, alwaysInclude: {} });
+    const { offer } = await selection.select(tools, protocol, { message: request.request, earlier: [] });
+    const offered = new Set(offer.tools.map((tool) => tool.name));
+    results.push({ request, hit: request.expected.some((name) => offered.has(name)), offered: offer.tools.length });
+  }
+  return results;
+}
+
+type Hits = Awaited<ReturnType<typeof hits>>;
+const recallOf = (results: Hits): number => results.filter((result) => result.hit).length / results.length;
+
+/** Recall per server, by the server of each request's first expected tool. */
+function perServer(results: Hits): string {
+  const servers = [...new Set(results.map((result) => result.request.expected[0]?.split('.')[0] ?? ''))].sort();
+  return servers
+    .map((server) => {
+      const mine = results.filter((result) => result.request.expected[0]?.startsWith(`${server}.`));
+      return `${server} ${recallOf(mine).toFixed(2)} (${mine.length})`;
+    })
+    .join(', ');
+}
+
+async function recallRow(tools: ToolSpec[], requests: Request[], share: number): Promise<Row> {
+  const native = await hits(tools, requests, share, 'native');
+  const text = await hits(tools, requests, share, 'json');
+  const everything = catalogueTokens(tools, 'native');
+  const budget = Math.floor(NUM_CTX * share);
+  const percent = `${Math.round(share * 100)} %`;
+  return row({
+    name: `recall at ${percent} of num_ctx ${NUM_CTX}`,
+    unit: '',
+    measured: summarize([recallOf(native)]),
+    baselineLabel: 'send every tool (recall 1 by definition, at the cost beside)',
+    baseline: summarize([1]),
+    checks: () => (share === 0.25 ? [check('recall', recallOf(native), '>=', RECALL_TARGET)] : []),
+    details: {
+      'budget, tokens': budget,
+      'tools offered, median (native)': summarize(native.map((result) => result.offered)).median,
+      'recall per server (native)': perServer(native),
+      'recall with text tool calls (json mode; more tools fit)': roundTo(recallOf(text), 3),
+      'tools offered, median (json mode)': summarize(text.map((result) => result.offered)).median,
+      'send everything, tokens': `${everything} (${roundTo(everything / budget, 1)}× this budget; over the whole context)`,
+      misses: native
+        .filter((result) => !result.hit)
+        .map((result) => result.request.request)
+        .slice(0, 12)
+        .join(' | '),
+    },
+  });
+}
+
+/** Milliseconds `select` takes per request, with the given context size. */
+async function selectTimes(tools: ToolSpec[], requests: Request[], numCtx: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let pass = 0; pass < TIMING_PASSES; pass++) {
+    for (const request of requests) {
+      const selection = new ToolSelection({ numCtx, budgetShare: 0.25, alwaysInclude: {} });
+      const start = performance.now();
+      await selection.select(tools, 'native', { message: request.request, earlier: [] });
+      times.push(performance.now() - start);
+    }
+  }
+  return times;
+}
+
+export async function benchToolSelection(): Promise<BenchmarkResult> {
+  const began = performance.now();
+  const { tools, requests } = load();
+  const rows = await Promise.all(BUDGETS.map((share) => recallRow(tools, requests, share)));
+  // Warm the caches both paths keep per catalogue (index, costs), as a running session has them.
+  await selectTimes(tools, requests.slice(0, 1), NUM_CTX);
+  await selectTimes(tools, requests.slice(0, 1), 1_000_000);
+  const ranked = summarize(await selectTimes(tools, requests, NUM_CTX));
+  const fits = summarize(await selectTimes(tools, requests, 1_000_000));
+  rows.push(
+    row({
+      name: 'selection time per request, ms',
+      unit: 'ms',
+      measured: ranked,
+      baselineLabel: 'the same request when the catalogue fits (nothing ranked)',
+      baseline: fits,
+      checks: () => [check('median added', ranked.median - fits.median, '<', ADDED_MS_TARGET, 'ms')],
+      details: {
+        requests: requests.length,
+        passes: TIMING_PASSES,
+        'p99 added, ms (collections and a busy machine show here)': roundTo(ranked.p99 - fits.median, 2),
+      },
+    }),
+  );
+  return benchmarkResult(
+    {
+      id: 'tool-selection',
+      title: 'Tool selection: recall within the budget, and its cost',
+      howMeasured:
+        `Each of the ${requests.length} requests of bench/fixtures/tool-requests.jsonl as the first message of a conversation, ` +
+        `with the ${tools.length} tools of bench/fixtures/many-tools-catalogue.json and num_ctx ${NUM_CTX}, ranked by words ` +
+        '(BM25; no embedding model, since none runs here). A hit: one of the tools that serve the request is among those ' +
+        'offered. Recall is measured for native tool calls (definitions in the request) and, as a side figure, for text ' +
+        'tool calls (catalogue in the system prompt, cheaper per tool). The time row runs the same selection with a ' +
+        'context large enough for every tool, where nothing is ranked.',
+      warmup: 'one request per path (builds the index and the cost caches, as a running session has them)',
+      runs: `1 pass per budget for recall; ${TIMING_PASSES} passes over the corpus for time`,
+    },
+    rows,
+    began,
+  );
+}
