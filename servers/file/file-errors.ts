@@ -17,6 +17,11 @@ function isErrnoException(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
 }
 
+/** The errno code of a filesystem error (`ENOENT`…), or undefined for anything else. */
+export function errnoCode(error: unknown): string | undefined {
+  return isErrnoException(error) ? error.code : undefined;
+}
+
 /** What each common errno means for a model, with what to do next. */
 const ERRNO_TEXT: Readonly<Record<string, string>> = {
   ENOENT: 'No such file or directory',

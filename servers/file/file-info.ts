@@ -4,7 +4,10 @@
  */
 import type { Stats } from 'node:fs';
 import fsp from 'node:fs/promises';
-import type { SandboxPath } from './sandbox.js';
+import path from 'node:path';
+import { usingDirectoryInside } from './checked-open.js';
+import { FileToolError } from './file-errors.js';
+import type { Sandbox, SandboxPath } from './sandbox.js';
 
 function typeOf(info: Stats): string {
   if (info.isFile()) return 'file';
@@ -23,8 +26,29 @@ export function formatPermissions(mode: number): string {
   return `${text} (${bits.toString(8).padStart(3, '0')})`;
 }
 
-export async function fileInfo(target: SandboxPath, input: string): Promise<string> {
-  const info = await fsp.stat(target.real);
+/**
+ * The target's metadata, read through its checked parent directory: the target itself is never
+ * opened (a FIFO or a device is described, not opened), and its name is looked up in the parent
+ * the handle holds, without following a link, so a directory or link swapped in cannot redirect it.
+ */
+async function statInside(sandbox: Sandbox, target: SandboxPath, input: string): Promise<Stats> {
+  const notDirectory = `Access denied: a parent directory of ${input} was replaced while it was being inspected`;
+  if (sandbox.roots.includes(target.real)) {
+    // A root has no parent inside the roots; it is a directory, so it is opened itself.
+    return usingDirectoryInside(sandbox, target.real, input, notDirectory, (root) => root.handle.stat());
+  }
+  const info = await usingDirectoryInside(sandbox, path.dirname(target.real), input, notDirectory, (parent) =>
+    fsp.lstat(path.join(parent.path, path.basename(target.real))),
+  );
+  // Security: the checked real path has no link in it, so a link here was swapped in since.
+  if (info.isSymbolicLink()) {
+    throw new FileToolError(`Access denied: ${input} was replaced by a symbolic link while it was being inspected`);
+  }
+  return info;
+}
+
+export async function fileInfo(sandbox: Sandbox, target: SandboxPath, input: string): Promise<string> {
+  const info = await statInside(sandbox, target, input);
   // lstat of the requested path only tells whether it was itself a link; the link is inside a root.
   const isLink = (await fsp.lstat(target.requested)).isSymbolicLink();
   const lines = [

@@ -3,7 +3,7 @@
  * real size), and binary files are described rather than dumped into the context.
  */
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
+import { openInside } from './checked-open.js';
 import { FileToolError } from './file-errors.js';
 import type { Sandbox, SandboxPath } from './sandbox.js';
 
@@ -20,12 +20,11 @@ export async function readFileCapped(
   input: string,
   maxBytes: number,
 ): Promise<string> {
-  const handle = await fsp.open(target.real, OPEN_FOR_READ);
+  // Security: what was opened is checked, not only the path that was checked before.
+  const { handle } = await openInside(sandbox, target.real, input, OPEN_FOR_READ);
   let bytes: Buffer;
   let size: number;
   try {
-    // Security: what was opened is checked, not only the path that was checked before.
-    await sandbox.assertOpenedInside(handle, target.real, input);
     const info = await handle.stat();
     if (info.isDirectory()) {
       throw new FileToolError(`${target.display} is a directory; use list_directory to see its entries`);

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { FileToolError } from './file-errors.js';
+import { errnoCode, FileToolError } from './file-errors.js';
 import { isWithinAny, normalisePath, pathTextProblem } from './path-checks.js';
 
 export type Access = 'read' | 'write';
@@ -29,10 +29,6 @@ export class RootError extends Error {
     super(message);
     this.name = 'RootError';
   }
-}
-
-function errnoCode(error: unknown): string | undefined {
-  return error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
 }
 
 /** Checks that each root exists and is a directory; returns their real paths, de-duplicated. */
@@ -81,29 +77,25 @@ export class Sandbox {
     return { real, exists, requested: absolute, display: this.display(real) };
   }
 
-  /** Creates the missing parent directories of a write target, only inside the roots. */
-  async ensureParentDirectory(target: SandboxPath, input: string): Promise<void> {
-    const parent = path.dirname(target.real);
-    // Security: `parent` is a real ancestor inside a root plus plain names, so mkdir stays inside.
-    await fsp.mkdir(parent, { recursive: true });
-    // Security: re-check after creating, in case a link was swapped in along the way.
-    this.assertRealInside(await fsp.realpath(parent), input);
-  }
-
   /**
    * Security: layer 5, after opening. Between the realpath check and the open, a directory on
    * the checked path can be swapped for a link out of the roots (a race). The kernel's own
    * path of the open file must be inside; without /proc, the open file must be the very file
-   * that the checked path, still inside, names now.
+   * that the checked path, still inside, names now. Resolves with the kernel's path when it
+   * could be asked, so that the caller knows the open file can be reached by its descriptor.
    */
-  async assertOpenedInside(handle: FileHandle, checked: string, input: string): Promise<void> {
+  async assertOpenedInside(handle: FileHandle, checked: string, input: string): Promise<string | undefined> {
     const opened = await openedPath(handle);
-    if (opened !== undefined) return this.assertRealInside(opened, input);
+    if (opened !== undefined) {
+      this.assertRealInside(opened, input);
+      return opened;
+    }
     const [held, now, again] = await Promise.all([handle.stat(), fsp.stat(checked), fsp.realpath(checked)]);
     this.assertRealInside(again, input);
     if (held.dev !== now.dev || held.ino !== now.ino) {
       throw new FileToolError(`Access denied: ${input} was replaced while it was being opened`);
     }
+    return undefined;
   }
 
   display(real: string): string {
@@ -169,10 +161,19 @@ export class Sandbox {
   }
 }
 
+/**
+ * The open file's entry in Linux's /proc/self/fd. A path through it reaches that very file
+ * (the kernel jumps to it, it does not look its name up again), so a name swapped since the
+ * open cannot redirect it.
+ */
+export function descriptorPath(handle: FileHandle): string {
+  return `/proc/self/fd/${handle.fd}`;
+}
+
 /** Where the kernel says an open file is (Linux's /proc/self/fd), or undefined where that cannot be asked. */
 export async function openedPath(handle: FileHandle): Promise<string | undefined> {
   try {
-    return await fsp.readlink(`/proc/self/fd/${handle.fd}`);
+    return await fsp.readlink(descriptorPath(handle));
   } catch {
     return undefined;
   }

@@ -1,15 +1,17 @@
 /**
  * Recursive name search under one directory, breadth-first and bounded in results, entries
  * visited and matching work. Symbolic links are reported but never followed. The walk yields
- * to the event loop as it goes and stops as soon as the call is cancelled.
+ * to the event loop as it goes and stops as soon as the call is cancelled. Each directory is
+ * read through its own checked open handle, so one swapped for a link mid-walk is not entered.
  */
-import fsp from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { readDirectoryInside } from './checked-open.js';
 import { FileToolError } from './file-errors.js';
 import { chargedTo, GlobBudgetError, MatchBudget } from './glob.js';
 import { makeNameMatcher, type NameMatcher } from './name-pattern.js';
-import type { SandboxPath } from './sandbox.js';
+import type { Sandbox, SandboxPath } from './sandbox.js';
 
 /** Matches returned per search; more would flood the context and a narrower pattern helps more. */
 export const MAX_SEARCH_RESULTS = 200;
@@ -40,20 +42,32 @@ function checkCancelled(signal: AbortSignal | undefined, visited: number): void 
   if (signal?.aborted) throw new FileToolError(`search_files was cancelled after ${visited} entries`);
 }
 
+/** Where the walk starts and how it reports. */
+interface WalkBase {
+  sandbox: Sandbox;
+  base: SandboxPath;
+  input: string;
+  display: (relative: string) => string;
+}
+
 async function walk(
-  root: string,
+  { sandbox, base, input, display }: WalkBase,
   matches: NameMatcher,
-  display: (relative: string) => string,
-  signal: AbortSignal | undefined,
+  signal?: AbortSignal,
 ): Promise<Walk> {
   const state: Walk = { matches: [], visited: 0, unreadable: 0, stoppedEarly: false };
+  const notDirectory = `${base.display} is not a directory; search_files searches under a directory`;
   const queue: string[] = [''];
   for (let relativeDir = queue.shift(); relativeDir !== undefined; relativeDir = queue.shift()) {
     checkCancelled(signal, state.visited);
-    let entries;
+    let entries: Dirent[];
     try {
-      entries = await fsp.readdir(path.join(root, relativeDir), { withFileTypes: true });
-    } catch {
+      // Security: opened without following a link at its name and checked where it is, then read
+      // through its handle: a directory swapped for a link since its parent was read is skipped.
+      entries = await readDirectoryInside(sandbox, path.join(base.real, relativeDir), input, notDirectory);
+    } catch (error) {
+      // The base itself must be a directory inside the roots; below it, what cannot be read is counted.
+      if (relativeDir === '') throw error;
       state.unreadable++;
       continue;
     }
@@ -76,18 +90,21 @@ async function walk(
   return state;
 }
 
-export async function searchFiles(base: SandboxPath, pattern: string, signal?: AbortSignal): Promise<string> {
+export async function searchFiles(
+  sandbox: Sandbox,
+  base: SandboxPath,
+  input: string,
+  pattern: string,
+  signal?: AbortSignal,
+): Promise<string> {
   // The pattern is checked and compiled once, before any directory is read.
   const budget = new MatchBudget(MAX_MATCH_STEPS);
   const matcher = makeNameMatcher(pattern);
   const matches: NameMatcher = (relative, name) => chargedTo(budget, () => matcher(relative, name));
-  if (!(await fsp.stat(base.real)).isDirectory()) {
-    throw new FileToolError(`${base.display} is not a directory; search_files searches under a directory`);
-  }
   const display = (relative: string): string => (base.display === '.' ? relative : path.join(base.display, relative));
   let result: Walk;
   try {
-    result = await walk(base.real, matches, display, signal);
+    result = await walk({ sandbox, base, input, display }, matches, signal);
   } catch (error) {
     if (!(error instanceof GlobBudgetError)) throw error;
     throw new FileToolError(

@@ -98,7 +98,8 @@ function registerInspectTools(server: McpServer, { sandbox, where, pathArg }: To
       inputSchema: { path: pathArg },
       annotations: READ_ONLY,
     },
-    ({ path }) => guard(path, async () => textResult(await listDirectory(await sandbox.resolve(path, 'read')))),
+    ({ path }) =>
+      guard(path, async () => textResult(await listDirectory(sandbox, await sandbox.resolve(path, 'read'), path))),
   );
   server.registerTool(
     'get_file_info',
@@ -108,7 +109,8 @@ function registerInspectTools(server: McpServer, { sandbox, where, pathArg }: To
       inputSchema: { path: pathArg },
       annotations: READ_ONLY,
     },
-    ({ path }) => guard(path, async () => textResult(await fileInfo(await sandbox.resolve(path, 'read'), path))),
+    ({ path }) =>
+      guard(path, async () => textResult(await fileInfo(sandbox, await sandbox.resolve(path, 'read'), path))),
   );
 }
 
@@ -127,9 +129,9 @@ function registerSearchFiles(server: McpServer, { sandbox, where, pathArg }: Too
       },
       annotations: READ_ONLY,
     },
-    ({ pattern, path }, extra) =>
-      guard(path ?? '.', async () =>
-        textResult(await searchFiles(await sandbox.resolve(path ?? '.', 'read'), pattern, extra.signal)),
+    ({ pattern, path = '.' }, extra) =>
+      guard(path, async () =>
+        textResult(await searchFiles(sandbox, await sandbox.resolve(path, 'read'), path, pattern, extra.signal)),
       ),
   );
 }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { FileToolError } from './file-errors.js';
+import { makeParentDirectories } from './parent-directories.js';
 import { openedPath, type Sandbox, type SandboxPath } from './sandbox.js';
 
 export async function writeFileAtomic(
@@ -21,7 +22,7 @@ export async function writeFileAtomic(
       throw new FileToolError(`${target.display} exists and is not a regular file; refusing to replace it`);
     mode = info.mode & 0o7777;
   } else {
-    await sandbox.ensureParentDirectory(target, input);
+    await makeParentDirectories(sandbox, target, input);
   }
 
   // Same directory as the target, so the rename never crosses file systems.

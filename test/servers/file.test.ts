@@ -171,6 +171,22 @@ describe('file server tools', () => {
     expect((await call(client, 'get_file_info', { path: '.' })).text).toContain('type: directory');
   });
 
+  it('list_directory and search_files given a file say so; get_file_info describes a FIFO', async () => {
+    await fsp.writeFile(path.join(root, 'a.txt'), 'a');
+    const client = await connect();
+    expect(await call(client, 'list_directory', { path: 'a.txt' })).toEqual({
+      isError: true,
+      text: 'a.txt is not a directory; use read_file or get_file_info for files',
+    });
+    expect(await call(client, 'search_files', { pattern: '*', path: 'a.txt' })).toEqual({
+      isError: true,
+      text: 'a.txt is not a directory; search_files searches under a directory',
+    });
+    if (spawnSync('mkfifo', [path.join(root, 'pipe')]).status === 0) {
+      expect((await call(client, 'get_file_info', { path: 'pipe' })).text).toContain('type: other');
+    }
+  });
+
   it('search_files matches substrings, globs and path globs, under a path or the root', async () => {
     for (const dir of ['src/chat', 'test/unit']) await fsp.mkdir(path.join(root, dir), { recursive: true });
     for (const file of ['src/chat/orchestrator.ts', 'src/config.ts', 'test/unit/config.test.ts', 'README.md']) {

@@ -29,6 +29,15 @@ async function createFiles(dir: string, names: readonly string[]): Promise<void>
 }
 
 /**
+ * The directory a `readdir` call read. The server reads a directory through its checked open
+ * handle's /proc/self/fd entry, which names the directory while the handle is open.
+ */
+function directoryRead(readdirPath: unknown): string {
+  const text = String(readdirPath);
+  return text.startsWith('/proc/self/fd/') ? fs.readlinkSync(text) : text;
+}
+
+/**
  * Counts `readdir` calls under `dir`; `onRead` gets each count as that call's entries arrive,
  * just before the walk goes through them.
  */
@@ -37,7 +46,7 @@ function watchReaddir(dir: string, onRead: (count: number) => void): () => numbe
   let count = 0;
   vi.spyOn(fsp, 'readdir').mockImplementation((async (...args: Parameters<typeof fsp.readdir>) => {
     const entries = await original(...args);
-    if (String(args[0]).startsWith(dir)) onRead(++count);
+    if (directoryRead(args[0]).startsWith(dir)) onRead(++count);
     return entries;
   }) as typeof fsp.readdir);
   return () => count;

@@ -1,0 +1,51 @@
+/**
+ * Creating the missing parent directories of a write target, one at a time from its root. Each
+ * directory is made through its parent's checked open handle (its /proc/self/fd path), then
+ * opened without following a link and checked itself: a directory on the way swapped for a link
+ * out of the roots makes the write fail, and never makes a directory appear outside.
+ * (`mkdir -p` on the checked name would follow such a link and leave an empty directory outside.)
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { type CheckedHandle, openDirectoryInside } from './checked-open.js';
+import { errnoCode, FileToolError } from './file-errors.js';
+import { isWithin } from './path-checks.js';
+import type { Sandbox, SandboxPath } from './sandbox.js';
+
+/** Opens `name` under the checked directory `parent`, creating it first when it is missing. */
+async function openOrMakeChild(
+  sandbox: Sandbox,
+  parent: CheckedHandle,
+  name: string,
+  input: string,
+): Promise<CheckedHandle> {
+  const child = path.join(parent.path, name);
+  try {
+    await fsp.mkdir(child);
+  } catch (error) {
+    // Already there (made before, or by a concurrent call): it is checked like a new one.
+    if (errnoCode(error) !== 'EEXIST') throw error;
+  }
+  return openDirectoryInside(sandbox, child, input, `A parent of ${input} is not a directory`);
+}
+
+export async function makeParentDirectories(sandbox: Sandbox, target: SandboxPath, input: string): Promise<void> {
+  const parent = path.dirname(target.real);
+  // `target.real` is inside a root, so its parent is that root or below it.
+  const root = sandbox.roots.find((candidate) => isWithin(parent, candidate));
+  if (root === undefined) throw new FileToolError(`Access denied: ${input} is outside allowed roots`);
+  const names = path
+    .relative(root, parent)
+    .split(path.sep)
+    .filter((name) => name !== '');
+  let current = await openDirectoryInside(sandbox, root, input, `${root} is not a directory`);
+  try {
+    for (const name of names) {
+      const child = await openOrMakeChild(sandbox, current, name, input);
+      await current.handle.close();
+      current = child;
+    }
+  } finally {
+    await current.handle.close();
+  }
+}
