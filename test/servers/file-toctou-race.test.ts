@@ -1,105 +1,167 @@
 /**
  * Races between the sandbox's check and the file operation: a separate process swaps a
- * path inside the root between an inside directory and a link to outside, for real
- * (rename and symlink in a bounded loop), while a real MCP client reads and writes through
- * it. No read may ever return outside content and no write may ever land outside.
+ * path inside the root between its real entry and a link to outside, for real (rename and
+ * symlink in a bounded loop), while a real MCP client calls the built file server, a child
+ * process over stdio, through it. Every tool is raced. An escape is an answer that shows
+ * outside content (a file's text, an outside name, an outside file's size) or anything new
+ * outside the root; there must be none.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServer } from '../../servers/file/server.js';
-import { callText, connectInMemory } from '../helpers/in-memory-client.js';
+import { callText } from '../helpers/in-memory-client.js';
+import { startSwapper, type SwapMode, type Swapper } from '../helpers/path-swapper.js';
+import { connectBuiltServer } from '../helpers/stdio-client.js';
 
 const SECRET = 'TOP SECRET: outside the sandbox';
 const INSIDE = 'inside content';
+/** Names that exist only outside or only inside, so a listing or a search shows which side it read. */
+const OUTSIDE_ONLY = 'outside-only.txt';
+const INSIDE_ONLY = 'inside-only.txt';
 /** Calls made while the swapper runs: enough to land many of them inside the window. */
 const CALLS = 1_500;
+/** Calls kept in flight at once: the server works on several while the swapper swaps, as a model's parallel calls would. */
+const IN_FLIGHT = 8;
 /** The swapper's own bound; it also stops as soon as the calls are done. */
 const MAX_SWAPS = 2_000_000;
 const RACE_TEST_MS = 60_000;
-
-/**
- * Swaps `target` between its two states until `stop` exists or MAX_SWAPS is reached, and
- * leaves it in the first state. `dir` mode: a real directory and a link to outside, moved
- * in and out by rename. `link` mode: a link to an inside directory and a link to outside,
- * each swapped in by an atomic rename. A write's parent directory made by the server in
- * the gap of `dir` mode is moved out of the way, as often as it is made again (it is inside
- * the root, and legitimate).
- */
-const SWAPPER = `
-const fs = require('node:fs');
-const [mode, target, outside, insideDir, stop, max] = process.argv.slice(1);
-const aside = target + '.aside';
-const staged = target + '.staged';
-function place(from, to, i) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return fs.renameSync(from, to);
-    } catch (error) {
-      if (attempt === 100) throw error;
-      fs.renameSync(to, to + '.made-' + i + '-' + attempt);
-    }
-  }
-}
-if (mode === 'dir') fs.symlinkSync(outside, staged);
-for (let i = 0; i < Number(max) && !fs.existsSync(stop); i++) {
-  if (mode === 'dir') {
-    fs.renameSync(target, aside);
-    place(staged, target, i);
-    fs.renameSync(target, staged);
-    place(aside, target, i);
-  } else {
-    fs.symlinkSync(outside, staged);
-    fs.renameSync(staged, target);
-    fs.symlinkSync(insideDir, staged);
-    fs.renameSync(staged, target);
-  }
-}
-`;
 
 const symlinksWork = process.platform !== 'win32';
 
 let base: string;
 let root: string;
 let outside: string;
+let outsideBefore: string[];
 let client: Client;
 
-type SwapMode = 'dir' | 'link';
-
-/** Starts the swapper; `stop` ends it and resolves with its exit code (0: it never failed). */
-function startSwapper(
-  mode: SwapMode,
-  target: string,
-  insideDir: string,
-): { child: ChildProcess; stop: () => Promise<number | null> } {
-  const stopFile = path.join(base, 'stop');
-  const child = spawn(
-    process.execPath,
-    ['-e', SWAPPER, mode, target, outside, insideDir, stopFile, String(MAX_SWAPS)],
-    { stdio: 'inherit' },
-  );
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    stop: async () => {
-      fs.writeFileSync(stopFile, '');
-      return exited;
-    },
-  };
+interface Race {
+  /** The test's name: the attack, and what must never happen. */
+  name: string;
+  mode: SwapMode;
+  /** The path swapped, relative to the root (`link` mode makes it a link to `real` first). */
+  swapped: string;
+  /** What the swapped-in link points to, relative to the outside directory. */
+  outsideTarget: string;
+  tool: string;
+  args: (i: number) => Record<string, unknown>;
+  /** An answer that shows outside content. */
+  escaped: (text: string) => boolean;
+  /** An answer that shows the call worked between swaps: the race ran against a working server. */
+  worked: (text: string) => boolean;
 }
 
-/** Runs `count` calls one after another while the swapper is running. */
-async function callWhileSwapping(
-  child: ChildProcess,
-  count: number,
-  call: (i: number) => Promise<{ isError: boolean; text: string }>,
-): Promise<string[]> {
+const leaksSecret = (text: string): boolean => text.includes(SECRET);
+const namesOutside = (text: string): boolean => text.includes(OUTSIDE_ONLY);
+const namesInside = (text: string): boolean => text.includes(INSIDE_ONLY);
+const created = (text: string): boolean => text.startsWith('Created real/');
+const sizeOf = (content: string) => (text: string) => text.includes(`size: ${Buffer.byteLength(content)} bytes`);
+
+const READ = { tool: 'read_file', escaped: leaksSecret, worked: (text: string) => text.includes(INSIDE) };
+const WRITE = { tool: 'write_file', escaped: leaksSecret, worked: created };
+const DIR_SWAP = { mode: 'entry', swapped: 'real', outsideTarget: '.' } as const;
+const LINK_SWAP = { mode: 'link', swapped: 'link', outsideTarget: '.' } as const;
+
+const RACES: Race[] = [
+  {
+    name: 'race: a directory swapped for a link to outside between check and read never leaks outside content',
+    ...DIR_SWAP,
+    ...READ,
+    args: () => ({ path: 'real/f.txt' }),
+  },
+  {
+    name: 'race: a directory symlink retargeted to outside between check and read never leaks outside content',
+    ...LINK_SWAP,
+    ...READ,
+    args: () => ({ path: 'link/f.txt' }),
+  },
+  {
+    name: 'race: a directory swapped for a link to outside between check and write never writes outside',
+    ...DIR_SWAP,
+    ...WRITE,
+    args: (i) => ({ path: `real/new-${i}.txt`, content: 'x' }),
+  },
+  {
+    name: 'race: a directory symlink retargeted to outside between check and write never writes outside',
+    ...LINK_SWAP,
+    ...WRITE,
+    args: (i) => ({ path: `link/new-${i}.txt`, content: 'x' }),
+  },
+  {
+    name: 'write_file: a parent swapped for a symlink while missing parents are created never creates a directory outside the root',
+    ...DIR_SWAP,
+    ...WRITE,
+    args: (i) => ({ path: `real/made-${i}/deeper/f.txt`, content: 'x' }),
+  },
+  {
+    name: 'list_directory: a directory swapped for a symlink between check and list never lists outside the root',
+    ...DIR_SWAP,
+    tool: 'list_directory',
+    args: () => ({ path: 'real' }),
+    escaped: namesOutside,
+    worked: namesInside,
+  },
+  {
+    name: 'list_directory: a parent directory swapped for a symlink between check and list never lists outside the root',
+    ...DIR_SWAP,
+    tool: 'list_directory',
+    args: () => ({ path: 'real/sub' }),
+    escaped: namesOutside,
+    worked: namesInside,
+  },
+  {
+    name: 'get_file_info: a file swapped for a symlink between check and stat never describes the outside file',
+    mode: 'entry',
+    swapped: 'real/f.txt',
+    outsideTarget: 'f.txt',
+    tool: 'get_file_info',
+    args: () => ({ path: 'real/f.txt' }),
+    escaped: sizeOf(SECRET),
+    worked: sizeOf(INSIDE),
+  },
+  {
+    name: 'get_file_info: a parent directory swapped for a symlink between check and stat never describes an outside file',
+    ...DIR_SWAP,
+    tool: 'get_file_info',
+    args: () => ({ path: 'real/f.txt' }),
+    escaped: sizeOf(SECRET),
+    worked: sizeOf(INSIDE),
+  },
+  {
+    name: 'search_files: a directory swapped for a symlink during the walk is never walked into',
+    ...DIR_SWAP,
+    tool: 'search_files',
+    args: () => ({ pattern: '*-only.txt' }),
+    escaped: namesOutside,
+    worked: namesInside,
+  },
+  {
+    name: 'search_files: the base directory swapped for a symlink between check and walk never searches outside the root',
+    ...DIR_SWAP,
+    tool: 'search_files',
+    args: () => ({ pattern: '*-only.txt', path: 'real' }),
+    escaped: namesOutside,
+    worked: namesInside,
+  },
+];
+
+/** Everything under `dir`, as sorted relative paths. */
+function tree(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+}
+
+/** Makes CALLS calls, IN_FLIGHT at a time, while the swapper is running. */
+async function callWhileSwapping(swapper: Swapper, race: Race): Promise<string[]> {
   const texts: string[] = [];
-  for (let i = 0; i < count && child.exitCode === null; i++) texts.push((await call(i)).text);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < CALLS && swapper.running(); i = next++) {
+      texts.push((await callText(client, race.tool, race.args(i))).text);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   return texts;
 }
 
@@ -107,11 +169,16 @@ beforeEach(async () => {
   base = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'file-race-')));
   root = path.join(base, 'root');
   outside = path.join(base, 'outside');
-  await fsp.mkdir(path.join(root, 'real'), { recursive: true });
-  await fsp.mkdir(outside);
-  await fsp.writeFile(path.join(outside, 'f.txt'), SECRET);
+  for (const side of [path.join(root, 'real'), outside]) await fsp.mkdir(path.join(side, 'sub'), { recursive: true });
   await fsp.writeFile(path.join(root, 'real', 'f.txt'), INSIDE);
-  client = await connectInMemory(createServer({ roots: [root] }), 'race-test');
+  await fsp.writeFile(path.join(outside, 'f.txt'), SECRET);
+  for (const dir of ['', 'sub']) {
+    await fsp.writeFile(path.join(root, 'real', dir, INSIDE_ONLY), INSIDE);
+    await fsp.writeFile(path.join(outside, dir, OUTSIDE_ONLY), SECRET);
+  }
+  await fsp.symlink(path.join(root, 'real'), path.join(root, 'link'));
+  outsideBefore = tree(outside);
+  client = await connectBuiltServer('file', [root], 'race-test');
 });
 
 afterEach(async () => {
@@ -119,47 +186,28 @@ afterEach(async () => {
   await fsp.rm(base, { recursive: true, force: true });
 });
 
-/** The swapped path inside the root, set up for each kind of swap. */
-async function swapTarget(mode: SwapMode): Promise<string> {
-  if (mode === 'link') await fsp.symlink(path.join(root, 'real'), path.join(root, 'link'));
-  return mode === 'link' ? 'link' : 'real';
-}
-
-const SWAPS: Array<[string, SwapMode]> = [
-  ['a directory swapped for a link to outside', 'dir'],
-  ['a directory symlink retargeted to outside', 'link'],
-];
-
-describe.skipIf(!symlinksWork)('check-then-use races', () => {
-  it.each(SWAPS)(
-    'race: %s between check and read never leaks outside content',
-    async (_label, mode) => {
-      const name = await swapTarget(mode);
-      const swapper = startSwapper(mode, path.join(root, name), path.join(root, 'real'));
-      const texts = await callWhileSwapping(swapper.child, CALLS, () =>
-        callText(client, 'read_file', { path: `${name}/f.txt` }),
-      );
-      expect(await swapper.stop()).toBe(0);
-      expect(texts.length).toBeGreaterThan(100);
-      expect(texts.filter((text) => text.includes(SECRET))).toEqual([]);
-      // Some reads did get through between swaps: the race ran against a working server.
-      expect(texts).toContain(INSIDE);
-    },
-    RACE_TEST_MS,
-  );
-
-  it.each(SWAPS)(
-    'race: %s between check and write never writes outside',
-    async (_label, mode) => {
-      const name = await swapTarget(mode);
-      const swapper = startSwapper(mode, path.join(root, name), path.join(root, 'real'));
-      const texts = await callWhileSwapping(swapper.child, CALLS, (i) =>
-        callText(client, 'write_file', { path: `${name}/new-${i}.txt`, content: 'x' }),
-      );
-      expect(await swapper.stop()).toBe(0);
-      expect(texts.length).toBeGreaterThan(100);
-      expect(fs.readdirSync(outside)).toEqual(['f.txt']);
-      expect(texts.some((text) => text.startsWith('Created real/new-'))).toBe(true);
+describe.skipIf(!symlinksWork)('check-then-use races, through the file server process', () => {
+  it.each(RACES.map((race) => [race.name, race] as const))(
+    '%s',
+    async (_name, race) => {
+      const swapper = startSwapper({
+        mode: race.mode,
+        target: path.join(root, race.swapped),
+        outside: path.join(outside, race.outsideTarget),
+        insideDir: path.join(root, 'real'),
+        stopFile: path.join(base, 'stop'),
+        maxSwaps: MAX_SWAPS,
+      });
+      const texts = await callWhileSwapping(swapper, race);
+      expect(await swapper.stop(), 'the swapper itself failed').toBe(0);
+      expect(texts).toHaveLength(CALLS);
+      const escapes = texts.filter(race.escaped);
+      const landedOutside = tree(outside).filter((entry) => !outsideBefore.includes(entry));
+      expect({ escapes: escapes.length, landedOutside }, `escapes out of ${texts.length} calls`).toEqual({
+        escapes: 0,
+        landedOutside: [],
+      });
+      expect(texts.some(race.worked)).toBe(true);
     },
     RACE_TEST_MS,
   );
