@@ -1,19 +1,35 @@
 /**
- * Text for the terminal: markdown (code blocks, lists, emphasis) through marked and
- * marked-terminal, wrapped to the terminal's width; and any text from outside made inert.
+ * Text for the terminal: markdown (code blocks, lists, quotes, tables, emphasis) through marked
+ * and marked-terminal, each block wrapped to the terminal's width under its own indentation
+ * (markdown-blocks.ts); and any text from outside made inert.
  */
-import { Marked } from 'marked';
+import { Marked, type MarkedExtension } from 'marked';
 import { markedTerminal } from 'marked-terminal';
 import { sanitizeForTerminal } from '../shared/terminal-text.js';
+import { blockRenderers, INDENT, type TerminalBlocks } from './markdown-blocks.js';
+import { HARD_BREAK } from './wrap-styled.js';
+
+/** What `markedTerminal()` returns at run time; its published types still describe version 6. */
+interface TerminalExtension extends MarkedExtension {
+  renderer: TerminalBlocks;
+}
+
+/** No style of its own: marked-terminal's default (a full reset) would end a quote's style at each paragraph. */
+const unstyled = (text: string): string => text;
 
 const renderers = new Map<number, Marked>();
 
 function rendererFor(width: number): Marked {
   let renderer = renderers.get(width);
   if (!renderer) {
-    renderer = new Marked();
-    // marked-terminal's types lag behind marked's extension type; the runtime contract is the documented one.
-    renderer.use(markedTerminal({ width, reflowText: true, tab: 2 }) as Parameters<Marked['use']>[0]);
+    const terminal = markedTerminal({
+      tab: INDENT,
+      // Wrapping is done per block, at the width left by its indentation (markdown-blocks.ts).
+      reflowText: false,
+      paragraph: unstyled,
+      table: unstyled,
+    }) as unknown as TerminalExtension;
+    renderer = new Marked(terminal, { renderer: blockRenderers(terminal.renderer, width) });
     renderers.set(width, renderer);
   }
   return renderer;
@@ -23,5 +39,6 @@ export function renderMarkdown(text: string, width: number): string {
   // Security: model replies can carry escape sequences (clear screen, set title, hyperlinks);
   // only our own styling may reach the terminal, by the rule `call` and `ask` print through.
   const rendered = rendererFor(Math.max(20, width)).parse(sanitizeForTerminal(text), { async: false });
-  return rendered.replace(/\n+$/, '');
+  // A hard break left where no block wrapped it (a table cell) must not reach the terminal as a carriage return.
+  return rendered.replace(/\n+$/, '').replaceAll(HARD_BREAK, '\n');
 }
