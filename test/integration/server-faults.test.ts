@@ -32,7 +32,17 @@ interface Fault {
   line: RegExp;
   /** The faulty server answers again on the next call. */
   recovers: boolean;
+  /** This fault's test timeout, when the default is too short for it on a busy machine. */
+  testTimeoutMs?: number;
 }
+
+/**
+ * The huge line's call ends when the SDK's 10 MB limit is hit: a condition, not a clock. Reaching
+ * it costs the host about 3 s of CPU on an idle machine (the SDK's reader copies and rescans its
+ * whole buffer for each 64 KB chunk), several times that on a busy one, where the default 10 s
+ * call timeout fired first. The timeout is only a backstop here, far above what the check needs.
+ */
+const HUGE_LINE_BACKSTOP_MS = 90_000;
 
 const FAULTS: Fault[] = [
   {
@@ -59,10 +69,13 @@ const FAULTS: Fault[] = [
   {
     // One 12 MB message: over the 10 MB the SDK reads in one line.
     name: 'writes a huge line to stdout',
+    config: { timeoutMs: HUGE_LINE_BACKSTOP_MS },
     tool: 'huge',
     toolArgs: { chars: 12_000_000 },
     line: /^✗ faulty\.huge\(chars=12000000\) \d+ ms → faulty\.huge failed: server "faulty" stopped during the call \(disconnected: ReadBuffer exceeded maximum size of 10485760 bytes\)\.$/,
     recovers: true,
+    // The whole conversation around that call, with the same backstop.
+    testTimeoutMs: 2 * HUGE_LINE_BACKSTOP_MS,
   },
   {
     name: 'exits at start',
@@ -118,8 +131,12 @@ async function turn(
   };
 }
 
+/** What each fault's test proves (see the file's comment). */
+const CARRIES_ON =
+  'gives one clear tool line; the conversation, the other server and the next turns carry on; no child is left';
+
 describe.each(FAULTS)('a stdio server that $name', (fault) => {
-  it('gives one clear tool line; the conversation, the other server and the next turns carry on; no child is left', async () => {
+  it(CARRIES_ON, { timeout: fault.testTimeoutMs }, async () => {
     const { host: underTest } = startHost(fault);
     await underTest.start();
     const llm = new ScriptedLlm([
