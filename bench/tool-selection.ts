@@ -8,9 +8,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { EmbeddingRanker } from '../src/chat/tool-selection/embedding-ranker.js';
 import { catalogueTokens } from '../src/chat/tool-selection/tool-cost.js';
 import { ToolSelection } from '../src/chat/tool-selection/tool-selection.js';
 import type { ToolProtocolName, ToolSpec } from '../src/chat/types.js';
+import { createOllamaClient } from '../src/ollama/client.js';
+import { createLogger } from '../src/shared/log.js';
 import { PACKAGE_ROOT } from '../src/shared/paths.js';
 import { benchmarkResult, check, row, type BenchmarkResult, type Row } from './lib/results.js';
 import { roundTo, summarize } from './lib/stats.js';
@@ -22,6 +25,8 @@ const RECALL_TARGET = 0.95;
 /** Timing passes over the corpus. */
 const TIMING_PASSES = 20;
 const ADDED_MS_TARGET = 5;
+
+const embeddings = embeddingsFromEnv();
 
 const Request = z.object({ request: z.string(), expected: z.array(z.string()).min(1) });
 type Request = z.infer<typeof Request>;
@@ -36,11 +41,38 @@ function load(): { tools: ToolSpec[]; requests: Request[] } {
   return { tools, requests };
 }
 
+/**
+ * An embedding ranker on a real Ollama, when one is named: `BENCH_OLLAMA_HOST` and `BENCH_EMBED_MODEL`
+ * (e.g. `nomic-embed-text`). None runs on the machines the bench usually runs on, so by default
+ * the recall rows are the ranking by words alone, and say so.
+ */
+function embeddingsFromEnv(): EmbeddingRanker | undefined {
+  const host = process.env.BENCH_OLLAMA_HOST;
+  const model = process.env.BENCH_EMBED_MODEL;
+  if (!host || !model) return undefined;
+  const log = createLogger({ level: 'silent', file: null });
+  const settings = {
+    baseUrl: host,
+    model,
+    timeoutMs: 120_000,
+    numCtx: NUM_CTX,
+    toolMode: 'auto' as const,
+    options: {},
+  };
+  const client = createOllamaClient(settings, log);
+  return new EmbeddingRanker({ model, embed: (texts) => client.embed(model, texts) }, log);
+}
+
 /** Whether the first request of a conversation offers one of the tools that serve it, per request. */
 async function hits(tools: ToolSpec[], requests: Request[], share: number, protocol: ToolProtocolName) {
   const results: { request: Request; hit: boolean; offered: number }[] = [];
   for (const request of requests) {
-    const selection = new ToolSelection({ numCtx: NUM_CTX, budgetShare: share, alwaysInclude: {} });
+    const selection = new ToolSelection({
+      numCtx: NUM_CTX,
+      budgetShare: share,
+      alwaysInclude: {},
+      ...(embeddings ? { embeddings } : {}),
+    });
     const { offer } = await selection.select(tools, protocol, { message: request.request, earlier: [] });
     const offered = new Set(offer.tools.map((tool) => tool.name));
     results.push({ request, hit: request.expected.some((name) => offered.has(name)), offered: offer.tools.length });
@@ -135,8 +167,11 @@ export async function benchToolSelection(): Promise<BenchmarkResult> {
       title: 'Tool selection: recall within the budget, and its cost',
       howMeasured:
         `Each of the ${requests.length} requests of bench/fixtures/tool-requests.jsonl as the first message of a conversation, ` +
-        `with the ${tools.length} tools of bench/fixtures/many-tools-catalogue.json and num_ctx ${NUM_CTX}, ranked by words ` +
-        '(BM25; no embedding model, since none runs here). A hit: one of the tools that serve the request is among those ' +
+        `with the ${tools.length} tools of bench/fixtures/many-tools-catalogue.json and num_ctx ${NUM_CTX}, ranked ` +
+        (embeddings
+          ? `by words and by embeddings from ${process.env.BENCH_EMBED_MODEL} on ${process.env.BENCH_OLLAMA_HOST}. `
+          : 'by words only (BM25): no embedding model runs here (set BENCH_OLLAMA_HOST and BENCH_EMBED_MODEL to add one). ') +
+        'A hit: one of the tools that serve the request is among those ' +
         'offered. Recall is measured for native tool calls (definitions in the request) and, as a side figure, for text ' +
         'tool calls (catalogue in the system prompt, cheaper per tool). The time row runs the same selection with a ' +
         'context large enough for every tool, where nothing is ranked.',

@@ -26,8 +26,8 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
 afterEach(() => ollama.close());
 
-function ask(args: string[], env: Record<string, string> = {}) {
-  return runCli(['--config', CONFIG, 'ask', '--json', ...args], {
+function ask(args: string[], env: Record<string, string> = {}, config = CONFIG) {
+  return runCli(['--config', config, 'ask', '--json', ...args], {
     cwd: workDir,
     timeoutMs: RUN_MS,
     env: cleanEnv({
@@ -55,10 +55,30 @@ const offeredNames = (request: FakeChatRequest | undefined): string[] =>
 const toolTokens = (request: FakeChatRequest | undefined): number =>
   wireTools(request).reduce((sum, tool) => sum + Math.ceil(JSON.stringify(tool).length / 4), 0);
 
+/** The nine-server config with an embedding model named. */
+function configWithEmbeddings(model: string): string {
+  const file = path.join(workDir, `embed-${model}.json`);
+  const config = JSON.parse(fs.readFileSync(CONFIG, 'utf8')) as Record<string, unknown>;
+  fs.writeFileSync(file, JSON.stringify({ ...config, tools: { embed_model: model } }));
+  return file;
+}
+
+interface EmbedRequest {
+  model: string;
+  input: string[];
+}
+
 interface AskJson {
   answer: string;
   toolCalls: { server: string; tool: string; isError: boolean; result: string }[];
-  toolsOffered: { step: number; catalogue: number; budgetTokens: number; tokens: number; tools: { name: string }[] }[];
+  toolsOffered: {
+    step: number;
+    catalogue: number;
+    budgetTokens: number;
+    tokens: number;
+    tools: { name: string }[];
+    embeddings?: unknown;
+  }[];
 }
 
 describe('ask with 94 tools at num_ctx 8192', () => {
@@ -119,6 +139,45 @@ describe('ask with 94 tools at num_ctx 8192', () => {
       const output = JSON.parse(result.stdout) as AskJson;
       expect(output.toolCalls).toMatchObject([{ server: 'everything', tool: 'echo', isError: false }]);
       expect(output.toolCalls[0]?.result).toContain('ping');
+    },
+    RUN_MS,
+  );
+
+  it(
+    'tools.embed_model: tools are ranked with Ollama embeddings, each tool text embedded once across runs',
+    async () => {
+      ollama = await startFakeOllama({
+        models: [{ name: 'llama3.2' }, { name: 'nomic-embed-text', capabilities: ['embedding'] }],
+      });
+      ollama.script('First answer.', 'Second answer.');
+      const config = configWithEmbeddings('nomic-embed-text');
+      const first = await ask(['take a screenshot of the page'], {}, config);
+      expect(first.code).toBe(0);
+      expect((JSON.parse(first.stdout) as AskJson).toolsOffered[0]?.embeddings).toBe('used');
+      const second = await ask(['take a screenshot of the page'], {}, config);
+      expect(second.code).toBe(0);
+      const embeds = ollama.requests
+        .filter((request) => request.path === '/api/embed')
+        .map((r) => r.body as EmbedRequest);
+      const batches = embeds.map((body) => body.input.length).sort((a, b) => a - b);
+      // Run one: the 94 tool texts and the request; run two: the request only (the tool vectors are on disk).
+      expect(batches).toEqual([1, 1, 94]);
+      expect(embeds.every((body) => body.model === 'nomic-embed-text')).toBe(true);
+    },
+    RUN_MS,
+  );
+
+  it(
+    'an embedding model that is not pulled does not break the turn: the offer says why, the ranking goes on by words',
+    async () => {
+      ollama = await startFakeOllama();
+      ollama.script('Still here.');
+      const result = await ask(['take a screenshot of the page'], {}, configWithEmbeddings('not-pulled'));
+      expect(result.code).toBe(0);
+      const output = JSON.parse(result.stdout) as AskJson;
+      expect(output.answer).toBe('Still here.');
+      expect(output.toolsOffered[0]?.embeddings).toEqual({ failed: expect.stringContaining('not-pulled') });
+      expect(output.toolsOffered[0]?.tools[0]).toMatchObject({ name: 'playwright.browser_take_screenshot' });
     },
     RUN_MS,
   );

@@ -15,14 +15,15 @@ export function isFindTools(ref: ToolRef): boolean {
   return ref.server === BUILT_IN_SERVER && ref.tool === FIND_TOOLS_NAME;
 }
 
-export function findToolsSpec(offered: number, catalogue: number): ToolSpec {
+/** `servers`: every server of the catalogue, so the model knows what there is to look for. */
+export function findToolsSpec(offered: number, catalogue: number, servers: string[]): ToolSpec {
   return {
     server: BUILT_IN_SERVER,
     name: FIND_TOOLS_NAME,
     description:
-      `Finds more tools: only ${offered} of the ${catalogue} available tools are offered now. ` +
-      'When none of them does what you need, describe the action in a few words; ' +
-      'the best matches are offered from your next step on.',
+      `Finds more tools: only ${offered} of the ${catalogue} available tools are offered now ` +
+      `(servers: ${servers.join(', ')}). When none of them does what you need, describe the action in a ` +
+      'few words; the best matches are offered from your next step on.',
     inputSchema: {
       type: 'object',
       properties: {

@@ -108,8 +108,9 @@ export class ToolSelection {
       ...ranking.tools.map((tool): [ToolSpec, OfferReason] => [tool, 'ranked']),
     ];
     const chosen = new Map<ToolSpec, OfferReason>();
+    const servers = [...new Set(catalogue.map((tool) => tool.server))];
     // Sized for the largest count it can show, so adding it never breaks the budget.
-    let tokens = toolTokens(findToolsSpec(catalogue.length, catalogue.length), protocol);
+    let tokens = toolTokens(findToolsSpec(catalogue.length, catalogue.length, servers), protocol);
     for (const [tool, reason] of candidates) {
       if (chosen.has(tool)) continue;
       const cost = toolTokens(shortForm(tool), protocol);
@@ -120,7 +121,7 @@ export class ToolSelection {
     }
     this.offered = new Set([...chosen.keys()].map(displayName));
     const tools = [...chosen.keys()].map(shortForm);
-    const findTools = findToolsSpec(tools.length, catalogue.length);
+    const findTools = findToolsSpec(tools.length, catalogue.length, servers);
     tools.push(findTools);
     const entries = [...chosen].map(([tool, reason]) =>
       offered(tool, reason, reason === 'ranked' ? rankOf.get(tool) : undefined),

@@ -43,6 +43,7 @@ describe('tool selection', () => {
     );
     expect(tools.at(-1)).toBe(findTools);
     expect(findTools?.description).toContain(`only ${tools.length - 1} of the 94 available tools`);
+    expect(findTools?.description).toContain('(servers: calculator, file, research, memory, sequential-thinking,');
     expect(tools.reduce((sum, tool) => sum + toolTokens(tool, 'native'), 0)).toBeLessThanOrEqual(2048);
     expect(offer.tokens).toBeLessThanOrEqual(2048);
     expect(offer.tools[0]).toEqual({ name: 'playwright.browser_take_screenshot', reason: 'ranked', rank: 1 });
