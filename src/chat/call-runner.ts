@@ -7,6 +7,7 @@
  */
 import { type Approvals, pendingAnswer } from './approval.js';
 import type { PlannedCall } from './reply-interpreter.js';
+import { EventChannel } from './event-channel.js';
 import { deniedResult, errorResult } from './tool-execution.js';
 import { displayName } from './tool-naming.js';
 import type { ApprovalDecision, ToolCall, ToolHost, ToolResult, TurnEvent } from './types.js';
@@ -49,8 +50,15 @@ function settledResult(planned: PlannedCall, failures: TurnFailures): ToolResult
   return planned.refusal ?? (failures.exhausted(planned.call) ? loopRefusal(planned.call) : undefined);
 }
 
-/** Yields `[index, result]` as each task finishes, with at most `limit` running at once. */
-async function* asCompleted(tasks: (() => Promise<ToolResult>)[], limit: number): AsyncGenerator<[number, ToolResult]> {
+/**
+ * Yields `[index, result]` as each task finishes, with at most `limit` running at once, and
+ * meanwhile the events the tasks report (their progress) as they come.
+ */
+async function* asCompleted(
+  tasks: (() => Promise<ToolResult>)[],
+  limit: number,
+  events: EventChannel<TurnEvent>,
+): AsyncGenerator<TurnEvent | [number, ToolResult]> {
   const running = new Map<number, Promise<[number, ToolResult]>>();
   let next = 0;
   while (next < tasks.length || running.size > 0) {
@@ -63,10 +71,17 @@ async function* asCompleted(tasks: (() => Promise<ToolResult>)[], limit: number)
       );
     }
     // `callTool` never throws: every failure, a cancel included, is a result.
-    const [index, result] = await Promise.race(running.values());
+    const [index, result] = yield* events.until(Promise.race(running.values()));
     running.delete(index);
     yield [index, result];
   }
+}
+
+/** How one reply's calls run: its cancel, and where their progress goes. */
+interface RunningCalls {
+  signal: AbortSignal | undefined;
+  events: EventChannel<TurnEvent>;
+  callTool: (call: ToolCall) => Promise<ToolResult>;
 }
 
 export class CallRunner {
@@ -96,38 +111,44 @@ export class CallRunner {
       results[index] = result;
       yield { type: 'tool-result', call, result, step };
     };
+    const events = new EventChannel<TurnEvent>();
+    const callTool = (call: ToolCall): Promise<ToolResult> =>
+      this.options.host.callTool(call, signal, (progress) =>
+        events.push({ type: 'tool-progress', call, progress, step }),
+      );
     const parallel = calls.flatMap((planned, index) => (this.together(planned, failures) ? [index] : []));
     for (const index of parallel) yield { type: 'tool-call', call: (calls[index] as PlannedCall).call, step };
-    const tasks = parallel.map((index) => () => this.options.host.callTool((calls[index] as PlannedCall).call, signal));
-    for await (const [task, result] of asCompleted(tasks, this.options.maxParallel)) {
-      yield* finish(parallel[task] as number, result);
+    const tasks = parallel.map((index) => () => callTool((calls[index] as PlannedCall).call));
+    for await (const item of asCompleted(tasks, this.options.maxParallel, events)) {
+      if (Array.isArray(item)) yield* finish(parallel[item[0]] as number, item[1]);
+      else yield item;
     }
     signal?.throwIfAborted();
     for (const [index, planned] of calls.entries()) {
       if (parallel.includes(index)) continue;
       yield { type: 'tool-call', call: planned.call, step };
-      const result = yield* this.runOne(planned, step, failures, signal);
+      const result = yield* this.runOne(planned, step, failures, { signal, events, callTool });
       signal?.throwIfAborted();
       yield* finish(index, result);
     }
     return results;
   }
 
-  /** One call in order: settled without running, refused by the user, or run. */
+  /** One call in order: settled without running, refused by the user, or run (its progress reported as it comes). */
   private async *runOne(
     planned: PlannedCall,
     step: number,
     failures: TurnFailures,
-    signal?: AbortSignal,
+    running: RunningCalls,
   ): AsyncGenerator<TurnEvent, ToolResult> {
     const settled = settledResult(planned, failures);
     if (settled) return settled;
     const { call } = planned;
     if (this.options.approvals.needed(call)) {
-      const decision = yield* this.askApproval(call, step, signal);
+      const decision = yield* this.askApproval(call, step, running.signal);
       if (decision === 'deny') return deniedResult(call);
     }
-    return this.options.host.callTool(call, signal);
+    return yield* running.events.until(running.callTool(call));
   }
 
   private async *askApproval(

@@ -75,8 +75,8 @@ export class MCPChatbot {
       // `find_tools` is answered here, from the catalogue; every other call goes to its server.
       host: {
         listTools: () => host.listTools(),
-        callTool: (call, signal) =>
-          isFindTools(call) ? toolSelection.find(call, signal) : host.callTool(call, signal),
+        callTool: (call, signal, onProgress) =>
+          isFindTools(call) ? toolSelection.find(call, signal) : host.callTool(call, signal, onProgress),
       },
       approvals: new Approvals((call) => !isFindTools(call) && options.approvalRule(call)),
       maxParallel: options.maxParallel,

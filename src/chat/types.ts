@@ -46,10 +46,18 @@ export interface ToolResult {
   durationMs: number;
 }
 
+/** How far a running call has got, as its server reports it (`notifications/progress`). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 /** What the chatbot needs from the MCP host. `callTool` never throws. */
 export interface ToolHost {
   listTools(): ToolSpec[];
-  callTool(call: ToolCall, signal?: AbortSignal): Promise<ToolResult>;
+  /** `onProgress` hears the server's progress reports while the call runs. */
+  callTool(call: ToolCall, signal?: AbortSignal, onProgress?: (progress: ToolProgress) => void): Promise<ToolResult>;
 }
 
 /** A tool call the model made in the API's tool channel, not written in its text. */
@@ -156,6 +164,8 @@ export type TurnEvent =
    * turn's signal aborts, which counts as a refusal): every consumer must answer it.
    */
   | { type: 'approval-request'; call: ToolCall; step: number; answer: (decision: ApprovalDecision) => void }
+  /** A running call reported progress. */
+  | { type: 'tool-progress'; call: ToolCall; progress: ToolProgress; step: number }
   | { type: 'tool-result'; call: ToolCall; result: ToolResult; step: number }
   /** The model's call could not be parsed; it was told how to fix it. */
   | { type: 'malformed-call'; hint: string; step: number }

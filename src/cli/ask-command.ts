@@ -10,7 +10,8 @@ import { ChatSession } from '../session/chat-session.js';
 import { jsonForTerminal } from '../shared/terminal-text.js';
 import type { Output } from './output.js';
 import type { Runtime } from '../session/runtime.js';
-import { formatToolLine } from '../present/tool-line.js';
+import { formatCall, formatToolLine } from '../present/tool-line.js';
+import { formatProgress } from '../present/tool-progress.js';
 import { formatToolOffer } from '../present/tool-offer.js';
 import { withHost } from '../session/with-host.js';
 
@@ -44,6 +45,9 @@ function printEvent(event: TurnEvent, runtime: Runtime, output: Output, options:
       return;
     case 'malformed-call':
       if (runtime.debug) output.stderr(`[debug] malformed tool call; hint sent: ${event.hint}\n`);
+      return;
+    case 'tool-progress':
+      if (runtime.debug) output.stderr(`[debug] ${formatCall(event.call)} ${formatProgress(event.progress)}\n`);
       return;
     case 'tools-offered':
       if (runtime.debug) output.stderr(`[debug] step ${event.step}, ${formatToolOffer(event.offer)}\n`);

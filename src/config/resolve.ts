@@ -54,6 +54,7 @@ export function resolveAppConfig(file: ConfigFile, options: ResolveOptions): App
     source: options.source,
     ollama: resolveOllama(file, options),
     ...resolveServers(file, options),
+    roots: resolveRoots(file, options),
     history: { maxMessages: file.history?.max_messages ?? DEFAULTS.maxMessages },
     tools: resolveTools(file),
     logging: resolveLogging(file, options),
@@ -87,6 +88,12 @@ function resolveOllama(file: ConfigFile, options: ResolveOptions): OllamaSetting
     toolMode: ollama.tool_mode ?? 'auto',
     options: ollama.options ?? {},
   };
+}
+
+/** Where mcp-chat started, then the configured roots (relative ones from the config file's directory), once each. */
+function resolveRoots(file: ConfigFile, options: ResolveOptions): string[] {
+  const configDir = path.dirname(options.source);
+  return [...new Set([options.cwd, ...(file.roots ?? []).map((root) => path.resolve(configDir, root))])];
 }
 
 function resolveTools(file: ConfigFile): ToolSettings {

@@ -110,6 +110,8 @@ export const configFileSchema = z
         options: z.record(z.string(), z.unknown()).optional(),
       })
       .optional(),
+    /** Directories offered to servers as roots, besides the one mcp-chat starts in. */
+    roots: z.array(z.string().min(1)).optional(),
     mcpServers: serversSchema.optional(),
     mcp_servers: serversSchema.optional(),
     // At least one user message and its reply, or the window is useless.

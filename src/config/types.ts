@@ -78,6 +78,8 @@ export interface AppConfig {
   ollama: OllamaSettings;
   servers: ServerConfig[];
   disabled: DisabledServer[];
+  /** Absolute directories offered to servers as roots: where mcp-chat started, then the config's `roots`. */
+  roots: string[];
   history: { maxMessages: number };
   tools: ToolSettings;
   /** `file` is where the log is read; rotated at `maxBytes`, keeping `files` files (unset: the logger's defaults). */

@@ -11,7 +11,7 @@ import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/tran
 import type { RemoteServerConfig } from '../config/types.js';
 import { errorMessage } from '../shared/errors.js';
 import { redactSecrets } from '../shared/log.js';
-import { CLIENT_INFO, type Connection, type ConnectOptions } from './connection.js';
+import { type Connection, type ConnectOptions, createClient } from './connection.js';
 import { createRemoteFetch } from './remote-fetch.js';
 import { CREDENTIAL_NAME, displayUrl, hideSecrets } from './server-secrets.js';
 import { SessionRecoveringTransport } from './session-recovery.js';
@@ -49,7 +49,7 @@ async function open(kind: TransportKind, attempt: Attempt): Promise<Client> {
   const seconds = attempt.options.timeoutMs / 1000;
   const timeoutMessage = `no answer from ${displayUrl(attempt.config.url)} within ${seconds} s`;
   if (remaining <= 0) throw new Error(timeoutMessage);
-  const client = new Client(CLIENT_INFO);
+  const client = createClient(attempt.options);
   let timer: NodeJS.Timeout | undefined;
   // The SDK bounds the initialize request, but not the SSE stream it opens first: bound the whole step here.
   const timedOut = new Promise<never>((_, reject) => {

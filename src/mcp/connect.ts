@@ -5,11 +5,10 @@
  * and why they fail never carries the secrets their entry gives them.
  */
 import { Readable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ServerConfig, StdioServerConfig } from '../config/types.js';
 import { assertNever, errorMessage } from '../shared/errors.js';
-import { CLIENT_INFO, type Connection, type ConnectOptions } from './connection.js';
+import { type Connection, type ConnectOptions, createClient } from './connection.js';
 import { errorWithoutSecrets, hideValues, secretValues } from './server-secrets.js';
 import { StderrTail } from './stderr-tail.js';
 import { WarningLimiter } from './warning-limiter.js';
@@ -41,7 +40,7 @@ async function connectStdio(config: StdioServerConfig, options: ConnectOptions):
   const stderrTail = new StderrTail(options.log, secrets);
   // The SDK hands out a PassThrough before spawning, so no early line is lost.
   if (transport.stderr instanceof Readable) stderrTail.attach(transport.stderr);
-  const client = new Client(CLIENT_INFO);
+  const client = createClient(options);
   client.onclose = options.onClosed;
   let closeReason: string | undefined;
   // A flood of garbage on stdout is one expected failure many times over: no stack trace, and a bounded count.

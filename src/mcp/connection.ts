@@ -1,8 +1,15 @@
 /**
  * What opening a session to a server gives back, and what it needs, whatever the transport:
- * the stdio and remote connectors both produce a `Connection`.
+ * the stdio and remote connectors both produce a `Connection`, from a client made here with
+ * the capabilities mcp-chat declares.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  type LoggingLevel,
+  type Root,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../shared/log.js';
 import { PACKAGE_VERSION } from '../shared/paths.js';
 
@@ -16,10 +23,56 @@ export interface Connection {
   closeReason?: () => string | undefined;
 }
 
+/** The lists a server may announce as changed. */
+export type ServerList = 'tools' | 'prompts' | 'resources';
+
 export interface ConnectOptions {
   log: Logger;
   /** Bound on the initialize handshake. */
   timeoutMs: number;
   /** Called once when the session ends for any reason other than our own close. */
   onClosed: () => void;
+  /** The directories the user works in, offered to the server as roots. */
+  roots: Root[];
+  /** The server announced that one of its lists changed (announcements close together come as one). */
+  onListChanged: (list: ServerList) => void;
+}
+
+/** Announcements of one list within this window are one refresh. */
+const LIST_CHANGE_DEBOUNCE_MS = 100;
+
+/** MCP's syslog levels on pino's: `notice` and above `warning` have no pino level of their own. */
+const LOG_LEVEL: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
+  debug: 'debug',
+  info: 'info',
+  notice: 'info',
+  warning: 'warn',
+  error: 'error',
+  critical: 'error',
+  alert: 'fatal',
+  emergency: 'fatal',
+};
+
+/**
+ * A client that declares roots and answers `roots/list`, refreshes on list-change
+ * announcements, and writes the server's log messages to our log at their level.
+ */
+export function createClient(options: ConnectOptions): Client {
+  const changed = (list: ServerList) => ({
+    autoRefresh: false,
+    debounceMs: LIST_CHANGE_DEBOUNCE_MS,
+    onChanged: () => options.onListChanged(list),
+  });
+  const client = new Client(CLIENT_INFO, {
+    capabilities: { roots: { listChanged: true } },
+    listChanged: { tools: changed('tools'), prompts: changed('prompts'), resources: changed('resources') },
+  });
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: options.roots }));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+    options.log[LOG_LEVEL[params.level]](
+      { mcpLevel: params.level, logger: params.logger, data: params.data },
+      'server log message',
+    );
+  });
+  return client;
 }

@@ -3,10 +3,12 @@
  * the others), keeps the tool registry, and routes calls. `callTool` never throws:
  * every failure becomes an error result the model can read.
  */
-import { McpError, ErrorCode, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { McpError, ErrorCode, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/types.js';
 import { displayName } from '../chat/tool-naming.js';
-import type { JsonSchemaObject, ToolCall, ToolHost, ToolResult, ToolSpec } from '../chat/types.js';
+import type { JsonSchemaObject, ToolCall, ToolHost, ToolProgress, ToolResult, ToolSpec } from '../chat/types.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { toResultViews } from './content.js';
@@ -21,6 +23,8 @@ export interface HostOptions {
   onStatus?: (status: ServerStatus) => void;
   /** Cap on result text for the model; `mcp-chat call` lifts it to show results whole. */
   maxResultChars?: number;
+  /** Absolute directories offered to every server as roots (`file://` URIs); none by default. */
+  roots?: string[];
 }
 
 export class McpHost implements ToolHost {
@@ -32,7 +36,11 @@ export class McpHost implements ToolHost {
   constructor(configs: ServerConfig[], options: HostOptions) {
     this.maxResultChars = options.maxResultChars;
     const onChange = options.onStatus ?? ((): void => undefined);
-    this.servers = configs.map((config) => new ManagedServer(config, { log: options.log, onChange }));
+    const roots = (options.roots ?? []).map((dir) => ({
+      uri: pathToFileURL(dir).href,
+      name: path.basename(dir) || dir,
+    }));
+    this.servers = configs.map((config) => new ManagedServer(config, { log: options.log, onChange, roots }));
   }
 
   /** Starts all servers in parallel and resolves when each is ready or has failed. */
@@ -82,7 +90,11 @@ export class McpHost implements ToolHost {
     return !(server.config.trust && hints?.readOnlyHint === true && hints.destructiveHint !== true);
   }
 
-  async callTool(call: ToolCall, signal?: AbortSignal): Promise<ToolResult> {
+  async callTool(
+    call: ToolCall,
+    signal?: AbortSignal,
+    onProgress?: (progress: ToolProgress) => void,
+  ): Promise<ToolResult> {
     const began = performance.now();
     const finish = (isError: boolean, text: string): ToolResult => ({
       isError,
@@ -104,7 +116,8 @@ export class McpHost implements ToolHost {
       return finish(true, `Unknown tool "${call.tool}" on server "${server.name}". Its tools: ${known}.`);
     }
     try {
-      const result = await server.call(call.tool, call.arguments, signal);
+      const report = onProgress && ((progress: Progress) => onProgress(progressReport(progress, server)));
+      const result = await server.call(call.tool, call.arguments, signal, report);
       const views = toResultViews(result, this.maxResultChars, (text) => withoutCredentials(server, text));
       return finish(views.isError, views.forModel);
     } catch (error) {
@@ -120,6 +133,15 @@ export class McpHost implements ToolHost {
     const wanted = name.toLowerCase();
     return this.servers.find((server) => server.name.toLowerCase() === wanted);
   }
+}
+
+/** A server's progress report in our terms; its message is the server's words, so it loses the entry's secrets. */
+function progressReport({ progress, total, message }: Progress, server: ManagedServer): ToolProgress {
+  return {
+    progress,
+    ...(total === undefined ? {} : { total }),
+    ...(message === undefined ? {} : { message: withoutCredentials(server, message) }),
+  };
 }
 
 /** Security: what a server says never carries the secrets its entry gives it, to the model or the screen. */

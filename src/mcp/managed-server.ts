@@ -4,18 +4,21 @@
  * after MAX_CRASHES it is marked failed for the session and says why (never with the
  * secrets its entry gives it).
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress, Root, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/types.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { connectServer } from './connect.js';
-import type { Connection } from './connection.js';
+import type { Connection, ServerList } from './connection.js';
 import { displayUrl, errorWithoutSecrets, hideSecrets, secretValues } from './server-secrets.js';
 
 /** Crashes tolerated before a server is given up on: enough for a flaky start, not a crash loop. */
 const MAX_CRASHES = 3;
 /** What a server that is not up offers; one array, so the host's catalogue stays the same. */
 const NO_TOOLS: Tool[] = [];
+/** However long a call keeps reporting progress, it is cancelled after this (or its own timeout, if longer). */
+const PROGRESS_CEILING_MS = 30 * 60_000;
+const ignoreProgress = (): void => undefined;
 /** Bound on the initialize handshake, so one stuck server cannot hold up start-up forever. */
 const START_TIMEOUT_MS = 30_000;
 
@@ -44,6 +47,8 @@ export interface ServerStatus {
 export interface ManagedServerDeps {
   log: Logger;
   onChange: (status: ServerStatus) => void;
+  /** The directories offered to the server as roots. */
+  roots: Root[];
 }
 
 export class ManagedServer {
@@ -102,6 +107,8 @@ export class ManagedServer {
         log: this.log,
         timeoutMs: startTimeoutMs(this.config),
         onClosed: () => this.onUnexpectedClose(generation),
+        roots: this.deps.roots,
+        onListChanged: (list) => void this.onListChanged(list, generation),
       });
       this.connection = connection;
       this.tools = await listAllTools(connection);
@@ -113,6 +120,21 @@ export class ManagedServer {
       this.lastError = hideSecrets(`failed to start (${this.describe()}): ${errorMessage(error)}`, this.config);
       this.log.warn({ err: errorWithoutSecrets(error, secretValues(this.config)) }, 'server failed to start');
       this.setState('failed');
+    }
+  }
+
+  /** A changed tool list is fetched again: the host's catalogue (and the model's next request) follows it. */
+  private async onListChanged(list: ServerList, generation: number): Promise<void> {
+    const connection = this.connection;
+    if (list !== 'tools' || generation !== this.generation || !connection || this.state !== 'ready') return;
+    try {
+      const tools = await listAllTools(connection);
+      if (generation !== this.generation || this.state !== 'ready') return;
+      this.tools = tools;
+      this.log.info({ tools: tools.length }, 'server tool list changed');
+      this.deps.onChange(this.status());
+    } catch (error) {
+      this.log.warn({ err: errorWithoutSecrets(error, secretValues(this.config)) }, 'could not refresh the tool list');
     }
   }
 
@@ -142,8 +164,16 @@ export class ManagedServer {
     return `server "${this.name}" is not available: ${this.lastError ?? this.state}`;
   }
 
-  /** Calls a tool; throws on transport errors, timeouts and cancellation (the host turns those into results). */
-  async call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls a tool; throws on transport errors, timeouts and cancellation (the host turns those into
+   * results). A call that reports progress is not timed out while it keeps reporting, up to a ceiling.
+   */
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    onProgress?: (progress: Progress) => void,
+  ): Promise<CallToolResult> {
     const connection = this.connection;
     if (!connection) throw new Error(`server "${this.name}" is not connected`);
     // The SDK never removes the listener it adds to the signal it is given, so it gets one that lives
@@ -159,6 +189,10 @@ export class ManagedServer {
       const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {
         signal: call?.signal,
         timeout: this.config.timeoutMs,
+        // Asking for progress (the SDK sends a progressToken) is what lets a long call outlive the timeout.
+        onprogress: onProgress ?? ignoreProgress,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: Math.max(this.config.timeoutMs, PROGRESS_CEILING_MS),
       });
       return result as CallToolResult;
     } finally {

@@ -161,7 +161,8 @@ function toolSelection(runtime: Runtime, llm: SessionLlm): ToolSelection {
 /** The REPL's session: servers not started yet (the caller starts them behind the first frame). */
 export function openChatSession(runtime: Runtime): { session: ChatSession; host: McpHost } {
   const status = new StatusFeed();
-  const host = new McpHost(runtime.config.servers, { log: runtime.log, onStatus: status.notify });
+  const { servers, roots } = runtime.config;
+  const host = new McpHost(servers, { log: runtime.log, onStatus: status.notify, roots });
   const session = new ChatSession(runtime, host, createOllamaClient(runtime.config.ollama, runtime.log), { status });
   return { session, host };
 }

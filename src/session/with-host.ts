@@ -21,7 +21,7 @@ export async function withHost<T>(
   run: (host: McpHost) => Promise<T>,
   hostOptions: Partial<HostOptions> = {},
 ): Promise<T> {
-  const host = new McpHost(runtime.config.servers, { log: runtime.log, ...hostOptions });
+  const host = new McpHost(runtime.config.servers, { log: runtime.log, roots: runtime.config.roots, ...hostOptions });
   const onSignal = (signal: keyof typeof SIGNAL_EXIT): void => {
     void host.close().finally(() => process.exit(SIGNAL_EXIT[signal]));
   };

@@ -2,7 +2,7 @@
  * What the REPL shows, as data: committed history items (rendered once into the
  * terminal's scrollback by `<Static>`) and the one pending activity that still changes.
  */
-import type { ApprovalDecision, ToolCall, ToolResult } from '../chat/types.js';
+import type { ApprovalDecision, ToolCall, ToolProgress, ToolResult } from '../chat/types.js';
 
 export type HistoryItem =
   | { id: number; type: 'banner'; model: string; configSource: string }
@@ -21,8 +21,8 @@ export type Activity =
   | { type: 'waiting' }
   /** The reply streams: its text so far is the state's `streamed`. */
   | { type: 'streaming' }
-  /** Calls running now: read-only calls of one reply run together. */
-  | { type: 'tool'; calls: ToolCall[] }
+  /** Calls running now (read-only calls of one reply run together), with the progress each last reported. */
+  | { type: 'tool'; calls: ToolCall[]; progress?: ReadonlyMap<ToolCall, ToolProgress> }
   | ApprovalActivity;
 
 /**

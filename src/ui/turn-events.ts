@@ -54,6 +54,11 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
       );
       return { ...committed, activity: { type: 'tool', calls: [...running(state), event.call] } };
     }
+    case 'tool-progress': {
+      if (state.activity.type !== 'tool' || !state.activity.calls.includes(event.call)) return state;
+      const progress = new Map(state.activity.progress).set(event.call, event.progress);
+      return { ...state, activity: { ...state.activity, progress } };
+    }
     case 'approval-request':
       return { ...state, activity: { type: 'approval', call: event.call, answer: event.answer, ready: false } };
     case 'tool-result': {

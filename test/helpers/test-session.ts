@@ -24,6 +24,7 @@ export function testRuntime(
       ...overrides,
     },
     servers: [],
+    roots: [],
     disabled: [{ name: 'github', reason: 'missing environment variable GITHUB_TOKEN' }],
     history,
     tools: { maxParallel: 4, budgetShare: 0.25 },

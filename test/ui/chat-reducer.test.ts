@@ -81,6 +81,19 @@ describe('chat reducer', () => {
     expect(run(state, { type: 'approval-answered' })).toBe(state);
   });
 
+  it('a running call shows the progress it last reported; a report for a call not running changes nothing', () => {
+    const slow: ToolCall = { server: 'everything', tool: 'trigger-long-running-operation', arguments: {} };
+    let state = run(start(), { type: 'turn-started' }, event({ type: 'tool-call', call: slow, step: 1 }));
+    state = run(state, event({ type: 'tool-progress', call: slow, step: 1, progress: { progress: 1, total: 4 } }));
+    state = run(state, event({ type: 'tool-progress', call: slow, step: 1, progress: { progress: 3, total: 4 } }));
+    expect(state.activity).toEqual({
+      type: 'tool',
+      calls: [slow],
+      progress: new Map([[slow, { progress: 3, total: 4 }]]),
+    });
+    expect(run(state, event({ type: 'tool-progress', call: write, step: 1, progress: { progress: 1 } }))).toBe(state);
+  });
+
   it('a cancel keeps what was streamed and says so; an error marks Ollama down with its hint', () => {
     const cancelled = run(
       start(),

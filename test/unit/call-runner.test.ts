@@ -4,7 +4,7 @@
  * the same failing call is not run a third time; a reply cut off by the length limit runs nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { NativeToolCall, ToolCall, ToolResult, ToolSpec } from '../../src/chat/types.js';
+import type { NativeToolCall, ToolCall, ToolProgress, ToolResult, ToolSpec } from '../../src/chat/types.js';
 import { ChatSession, type ServerStatus, type SessionHost } from '../../src/session/chat-session.js';
 import { ScriptedLlm, type ScriptedReply } from '../fakes/scripted-llm.js';
 import { answering, testRuntime } from '../helpers/test-session.js';
@@ -44,11 +44,18 @@ class LabHost implements SessionHost {
     return call.tool === 'note';
   }
 
-  async callTool(call: ToolCall, signal?: AbortSignal): Promise<ToolResult> {
+  async callTool(call: ToolCall, signal?: AbortSignal, onProgress?: (p: ToolProgress) => void): Promise<ToolResult> {
     const id = String(call.arguments.id);
     this.started.push(id);
     if (call.tool === 'broken') return { isError: true, forModel: `broken ${id}`, durationMs: 1 };
-    if (call.tool === 'note') return { isError: false, forModel: `noted ${id}`, durationMs: 1 };
+    if (call.tool === 'note') {
+      // Reported between the call's start and its result, as a server's notifications arrive.
+      onProgress?.({ progress: 1, total: 2 });
+      await Promise.resolve();
+      onProgress?.({ progress: 2, total: 2, message: `noting ${id}` });
+      return { isError: false, forModel: `noted ${id}`, durationMs: 1 };
+    }
+    onProgress?.({ progress: 0, message: `looking at ${id}` });
     this.running += 1;
     this.mostAtOnce = Math.max(this.mostAtOnce, this.running);
     const released = new Promise<boolean>((resolve) => {
@@ -100,6 +107,24 @@ describe('several calls in one reply', () => {
     expect(host.mostAtOnce).toBe(2);
     expect(host.started).toEqual(['a', 'b', 'n']);
     expect(ofType(events, 'approval-request').map((event) => event.call.arguments.id)).toEqual(['n']);
+  });
+
+  it('reports each call’s progress while it runs, together or in order, before its result', async () => {
+    const host = new LabHost(2);
+    const reply = { toolCalls: [native('look', 'a'), native('note', 'n'), native('look', 'b')] };
+    const { session } = setup([reply, 'Done.'], host, 2);
+    const events = await collect(answering(session.runTurn('look and note'), 'once'));
+    const trace = events.flatMap((event) => {
+      if (event.type === 'tool-progress') return [`${String(event.call.arguments.id)} ${event.progress.progress}`];
+      if (event.type === 'tool-result') return [`${String(event.call.arguments.id)} done`];
+      return [];
+    });
+    expect(trace.filter((line) => line.startsWith('n '))).toEqual(['n 1', 'n 2', 'n done']);
+    for (const id of ['a', 'b']) {
+      expect(trace).toContain(`${id} 0`);
+      expect(trace.indexOf(`${id} 0`)).toBeLessThan(trace.indexOf(`${id} done`));
+    }
+    expect(ofType(events, 'tool-progress').find((event) => event.progress.message === 'noting n')).toBeDefined();
   });
 
   it('a cancel stops every call running together', async () => {

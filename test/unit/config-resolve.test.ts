@@ -22,6 +22,12 @@ function load(
 }
 
 describe('config defaults and fields', () => {
+  it('roots: where mcp-chat started, then the configured ones (relative to the config file), each once', () => {
+    expect(load(minimal).roots).toEqual([at('work')]);
+    const config = load({ ...minimal, roots: ['notes', '/srv/data', '../work', 'notes/'] });
+    expect(config.roots).toEqual([at('work'), at('proj/notes'), '/srv/data']);
+  });
+
   it('fills every default', () => {
     const config = load(minimal);
     expect(config.source).toBe(at('proj/mcp_config.json'));

@@ -4,6 +4,7 @@ import Spinner from 'ink-spinner';
 import { memo } from 'react';
 import { assertNever } from '../../shared/errors.js';
 import { formatCall } from '../../present/tool-line.js';
+import { formatProgress } from '../../present/tool-progress.js';
 import { ApprovalQuestion } from './ApprovalQuestion.js';
 import type { Activity } from '../history.js';
 import { renderMarkdown } from '../markdown.js';
@@ -55,9 +56,15 @@ function PendingActivity({
     case 'tool':
       return (
         <Box flexDirection="column">
-          {activity.calls.map((call, index) => (
-            <Working key={index} label={formatCall(call)} />
-          ))}
+          {activity.calls.map((call, index) => {
+            const progress = activity.progress?.get(call);
+            return (
+              <Working
+                key={index}
+                label={progress ? `${formatCall(call)}  ${formatProgress(progress)}` : formatCall(call)}
+              />
+            );
+          })}
         </Box>
       );
     case 'approval':

@@ -1,0 +1,107 @@
+/**
+ * The MCP client features beyond tools, against the reference peer, server-everything, over
+ * stdio and Streamable HTTP: the roots mcp-chat offers, the tools it registers only for a client
+ * that declares roots, progress that keeps a long call alive past its timeout, and the server's
+ * log messages landing in our log at their level.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ToolProgress } from '../../src/chat/types.js';
+import type { ServerConfig } from '../../src/config/types.js';
+import { McpHost } from '../../src/mcp/host.js';
+import { createLogger } from '../../src/shared/log.js';
+import { freePort, killAll, spawnNodeServer } from '../helpers/spawn-server.js';
+import { REPO_ROOT, stdioServer } from '../helpers/server-configs.js';
+
+const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+/** The per-call timeout the long operation must outlive by reporting progress. */
+const CALL_TIMEOUT_MS = 1_500;
+
+let dir: string;
+const hosts: McpHost[] = [];
+
+beforeAll(() => {
+  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-everything-')));
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((host) => host.close()));
+  await killAll();
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const transports: [string, () => Promise<ServerConfig>][] = [
+  ['stdio', async () => stdioServer('everything', [EVERYTHING, 'stdio'], { timeoutMs: CALL_TIMEOUT_MS })],
+  [
+    'Streamable HTTP',
+    async () => {
+      const port = await freePort();
+      await spawnNodeServer([EVERYTHING, 'streamableHttp'], { PORT: String(port) }, /listening on port (\d+)/);
+      return {
+        kind: 'remote',
+        name: 'everything',
+        url: `http://127.0.0.1:${port}/mcp`,
+        transport: 'http',
+        headers: {},
+        timeoutMs: CALL_TIMEOUT_MS,
+        alwaysAllow: [],
+        alwaysInclude: [],
+        trust: false,
+      };
+    },
+  ],
+];
+
+async function startHost(config: ServerConfig, logFile: string): Promise<McpHost> {
+  const roots = [dir, path.join(dir, 'notes')];
+  const host = new McpHost([config], { log: createLogger({ level: 'debug', file: logFile }), roots });
+  hosts.push(host);
+  await host.start();
+  return host;
+}
+
+describe.each(transports)('server-everything over %s', (transport, config) => {
+  it('gets the roots mcp-chat offers, through the tool it registers only for a client that declares roots', async () => {
+    const host = await startHost(await config(), path.join(dir, `${transport}-roots.log`));
+    expect(host.listTools().map((tool) => tool.name)).toContain('get-roots-list');
+    const result = await host.callTool({ server: 'everything', tool: 'get-roots-list', arguments: {} });
+    expect(result.isError).toBe(false);
+    expect(result.forModel).toContain(pathToFileURL(dir).href);
+    expect(result.forModel).toContain(pathToFileURL(path.join(dir, 'notes')).href);
+  });
+
+  it('a long operation that reports progress outlives the per-call timeout, and each report is heard', async () => {
+    const host = await startHost(await config(), path.join(dir, `${transport}-progress.log`));
+    const reports: ToolProgress[] = [];
+    const call = { server: 'everything', tool: 'trigger-long-running-operation', arguments: { duration: 4, steps: 8 } };
+    const result = await host.callTool(call, undefined, (progress) => reports.push(progress));
+    expect(result).toMatchObject({ isError: false });
+    expect(result.forModel).toContain('Long running operation completed');
+    expect(result.durationMs).toBeGreaterThan(CALL_TIMEOUT_MS);
+    expect(reports).toEqual(Array.from({ length: 8 }, (_, index) => ({ progress: index + 1, total: 8 })));
+  }, 20_000);
+
+  it('the server’s log messages go to our log, at their level', async () => {
+    const logFile = path.join(dir, `${transport}-logging.log`);
+    const host = await startHost(await config(), logFile);
+    await host.callTool({ server: 'everything', tool: 'toggle-simulated-logging', arguments: {} });
+    await vi.waitFor(
+      () => {
+        const line = fs
+          .readFileSync(logFile, 'utf8')
+          .split('\n')
+          .find((entry) => entry.includes('"server log message"'));
+        expect(line).toBeDefined();
+        const entry = JSON.parse(line as string) as { level: number; mcpLevel: string };
+        expect(entry).toMatchObject({ server: 'everything', msg: 'server log message' });
+        // pino's numbers: debug 20, info 30, warn 40, error 50, fatal 60.
+        const pinoLevel: Record<string, number> = { debug: 20, info: 30, notice: 30, warning: 40, error: 50 };
+        Object.assign(pinoLevel, { critical: 50, alert: 60, emergency: 60 });
+        expect(entry.level).toBe(pinoLevel[entry.mcpLevel]);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  });
+});
