@@ -6,6 +6,7 @@
  * else they do. tsc's per-module output stays beside the bundles for tests that load one module.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { build } from 'esbuild';
 
 /** ES modules have no `require`, `__filename` or `__dirname`; bundled CommonJS packages expect them. */
@@ -17,6 +18,29 @@ const COMMONJS_GLOBALS = [
   'const __filename = __bundleFileURLToPath(import.meta.url);',
   'const __dirname = __bundleDirname(__filename);',
 ].join('\n');
+
+/**
+ * `createRequire(import.meta.url)('<package path>')` loads a package at run time by name, which
+ * esbuild cannot follow, so the package would have to be installed beside the bundle (the
+ * calculator's evaluator loads mathjs's single-file build this way). The published package
+ * installs no runtime dependencies: this plugin turns such a call in our own sources into a plain
+ * `require()`, which esbuild bundles like any import. The output stays one file per program.
+ */
+const CREATE_REQUIRE_CALL = /\bcreateRequire\(import\.meta\.url\)\((\s*(['"])[^'"]+\2\s*)\)/g;
+const bundleCreateRequire = {
+  name: 'bundle-create-require',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      if (!source.includes('createRequire(import.meta.url)(')) return undefined;
+      return {
+        contents: source.replace(CREATE_REQUIRE_CALL, 'require($1)'),
+        loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts',
+      };
+    });
+  },
+};
 
 const common = {
   bundle: true,
@@ -37,6 +61,7 @@ const common = {
   sourcesContent: false,
   logLevel: 'warning',
   metafile: true,
+  plugins: [bundleCreateRequire],
 };
 
 /** What went into each output and what it imports: test/integration/bundle.test.ts checks it. */
