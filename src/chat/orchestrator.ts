@@ -18,6 +18,7 @@ import { isFindTools } from './tool-selection/find-tools.js';
 import type { ToolSelection } from './tool-selection/tool-selection.js';
 import type { RankingRequest } from './tool-selection/tool-ranking.js';
 import type {
+  ChatMessage,
   LlmClient,
   NativeToolCall,
   ToolCallRecord,
@@ -83,9 +84,10 @@ export class MCPChatbot {
     });
   }
 
-  async *runTurn(userText: string, signal?: AbortSignal): AsyncGenerator<TurnEvent> {
+  /** `input`: what the user typed, or the messages a server's prompt wrote for the turn. */
+  async *runTurn(input: string | ChatMessage[], signal?: AbortSignal): AsyncGenerator<TurnEvent> {
     const mark = this.conversation.mark();
-    this.conversation.add({ role: 'user', content: userText });
+    this.conversation.add(...(typeof input === 'string' ? [{ role: 'user' as const, content: input }] : input));
     const records: ToolCallRecord[] = [];
     const failures = new TurnFailures();
     try {

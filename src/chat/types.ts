@@ -170,6 +170,9 @@ export type TurnEvent =
   /** The model's call could not be parsed; it was told how to fix it. */
   | { type: 'malformed-call'; hint: string; step: number }
   | { type: 'final'; answer: string; steps: number; toolCalls: ToolCallRecord[] }
-  | { type: 'error'; message: string; hint?: string }
+  /** `usage`: the input itself was wrong (a prompt's missing argument): a script exits 2. */
+  | { type: 'error'; message: string; hint?: string; usage?: true }
+  /** Something the input brought in (a prompt's messages, an attached resource), said once. */
+  | { type: 'notice'; text: string }
   | { type: 'step-limit'; steps: number; toolCalls: ToolCallRecord[] }
   | { type: 'cancelled' };

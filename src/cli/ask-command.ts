@@ -46,6 +46,9 @@ function printEvent(event: TurnEvent, runtime: Runtime, output: Output, options:
     case 'malformed-call':
       if (runtime.debug) output.stderr(`[debug] malformed tool call; hint sent: ${event.hint}\n`);
       return;
+    case 'notice':
+      if (output.stderrIsTty) output.stderr(`${event.text}\n`);
+      return;
     case 'tool-progress':
       if (runtime.debug) output.stderr(`[debug] ${formatCall(event.call)} ${formatProgress(event.progress)}\n`);
       return;
@@ -75,6 +78,7 @@ function outcomeOf(event: TurnEvent): AskOutcome | undefined {
     case 'step-limit':
       return { exitCode: ExitCode.stepLimit, answer: '', steps: event.steps, toolCalls: event.toolCalls };
     case 'error':
+      return { exitCode: event.usage ? ExitCode.usage : ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
     case 'cancelled':
       return { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
     default:

@@ -77,6 +77,22 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
       setExitCode(await toolsCommand(await scriptRuntime(command, output), output, options));
     });
 
+  addGlobalOptions(program.command('prompts'))
+    .description('start the configured servers, list their prompts and exit')
+    .option('--json', 'print a JSON array of { server, name, title, description, arguments }')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { promptsCommand } = await import('./offers-commands.js');
+      setExitCode(await promptsCommand(await scriptRuntime(command, output), output, options));
+    });
+
+  addGlobalOptions(program.command('resources'))
+    .description('start the configured servers, list their resources and resource templates and exit')
+    .option('--json', 'print a JSON object { resources, templates }')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { resourcesCommand } = await import('./offers-commands.js');
+      setExitCode(await resourcesCommand(await scriptRuntime(command, output), output, options));
+    });
+
   addGlobalOptions(program.command('call'))
     .description('call one tool directly, without the model, and print its result')
     .argument('<server>', 'server name from the configuration')

@@ -4,16 +4,27 @@
  * every failure becomes an error result the model can read.
  */
 import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { pathToFileURL } from 'node:url';
 import { McpError, ErrorCode, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/types.js';
+import type { PromptInfo, ResourceInfo, ResourceTemplateInfo } from '../chat/offers.js';
 import { displayName } from '../chat/tool-naming.js';
-import type { JsonSchemaObject, ToolCall, ToolHost, ToolProgress, ToolResult, ToolSpec } from '../chat/types.js';
+import type {
+  ChatMessage,
+  JsonSchemaObject,
+  ToolCall,
+  ToolHost,
+  ToolProgress,
+  ToolResult,
+  ToolSpec,
+} from '../chat/types.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { toResultViews } from './content.js';
 import { hideSecrets } from './server-secrets.js';
 import { ManagedServer, type ServerStatus } from './managed-server.js';
+import { listPrompts, listResources, listResourceTemplates, promptMessages, resourceText } from './server-offers.js';
 
 export type { ServerStatus } from './managed-server.js';
 
@@ -30,11 +41,13 @@ export interface HostOptions {
 export class McpHost implements ToolHost {
   private readonly servers: ManagedServer[];
   private readonly maxResultChars: number | undefined;
+  private readonly log: Logger;
   /** The last catalogue built, with the server lists it was built from (replaced, never mutated). */
   private catalogue: { from: Tool[][]; specs: ToolSpec[] } | undefined;
 
   constructor(configs: ServerConfig[], options: HostOptions) {
     this.maxResultChars = options.maxResultChars;
+    this.log = options.log;
     const onChange = options.onStatus ?? ((): void => undefined);
     const roots = (options.roots ?? []).map((dir) => ({
       uri: pathToFileURL(dir).href,
@@ -123,6 +136,68 @@ export class McpHost implements ToolHost {
     } catch (error) {
       return finish(true, withoutCredentials(server, describeCallFailure(server, call, error, signal)));
     }
+  }
+
+  /** Every ready server's prompts; a server whose listing fails is left out and logged. */
+  async listPrompts(): Promise<PromptInfo[]> {
+    return this.fromReadyServers('prompts', (client, server) => listPrompts(client, server.name));
+  }
+
+  async listResources(): Promise<ResourceInfo[]> {
+    return this.fromReadyServers('resources', (client, server) => listResources(client, server.name));
+  }
+
+  async listResourceTemplates(): Promise<ResourceTemplateInfo[]> {
+    return this.fromReadyServers('resource templates', (client, server) => listResourceTemplates(client, server.name));
+  }
+
+  /** A prompt's messages for `args`; throws an error that names the server and the prompt. */
+  async getPrompt(serverName: string, name: string, args: Record<string, string>): Promise<ChatMessage[]> {
+    const server = this.requireServer(serverName);
+    const client = await server.client();
+    try {
+      const messages = promptMessages(await client.getPrompt({ name, arguments: args }));
+      return messages.map((message) => ({ ...message, content: withoutCredentials(server, message.content) }));
+    } catch (error) {
+      throw new Error(withoutCredentials(server, `prompt ${server.name}:${name} failed: ${errorMessage(error)}`));
+    }
+  }
+
+  /** A resource's text; throws an error that names the server and the resource. */
+  async readResource(serverName: string, uri: string): Promise<string> {
+    const server = this.requireServer(serverName);
+    const client = await server.client();
+    try {
+      return withoutCredentials(server, resourceText(await client.readResource({ uri })));
+    } catch (error) {
+      throw new Error(withoutCredentials(server, `reading ${server.name}:${uri} failed: ${errorMessage(error)}`));
+    }
+  }
+
+  private async fromReadyServers<T>(
+    what: string,
+    list: (client: Client, server: ManagedServer) => Promise<T[]>,
+  ): Promise<T[]> {
+    const lists = await Promise.all(
+      this.servers.map(async (server) => {
+        const client = server.readyClient();
+        if (!client) return [];
+        try {
+          return await list(client, server);
+        } catch (error) {
+          this.log.warn({ server: server.name, err: error }, `could not list ${what}`);
+          return [];
+        }
+      }),
+    );
+    return lists.flat();
+  }
+
+  private requireServer(name: string): ManagedServer {
+    const server = this.findServer(name);
+    if (server) return server;
+    const known = this.servers.map((s) => s.name).join(', ') || 'none';
+    throw new Error(`unknown server "${name}" (servers: ${known})`);
   }
 
   async close(): Promise<void> {

@@ -4,12 +4,14 @@
  * after MAX_CRASHES it is marked failed for the session and says why (never with the
  * secrets its entry gives it).
  */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress, Root, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/types.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { connectServer } from './connect.js';
 import type { Connection, ServerList } from './connection.js';
+import { allPages } from './paginate.js';
 import { displayUrl, errorWithoutSecrets, hideSecrets, secretValues } from './server-secrets.js';
 
 /** Crashes tolerated before a server is given up on: enough for a flaky start, not a crash loop. */
@@ -164,6 +166,18 @@ export class ManagedServer {
     return `server "${this.name}" is not available: ${this.lastError ?? this.state}`;
   }
 
+  /** The session's client for a request other than a tool call; throws saying why the server cannot take one. */
+  async client(): Promise<Client> {
+    const unavailable = await this.ensureReady();
+    if (unavailable || !this.connection) throw new Error(unavailable ?? `server "${this.name}" is not connected`);
+    return this.connection.client;
+  }
+
+  /** A ready server's client, without starting or restarting anything: for listings that must not wait. */
+  readyClient(): Client | undefined {
+    return this.state === 'ready' ? this.connection?.client : undefined;
+  }
+
   /**
    * Calls a tool; throws on transport errors, timeouts and cancellation (the host turns those into
    * results). A call that reports progress is not timed out while it keeps reporting, up to a ceiling.
@@ -222,13 +236,9 @@ export class ManagedServer {
   }
 }
 
-async function listAllTools(connection: Connection): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  do {
+function listAllTools(connection: Connection): Promise<Tool[]> {
+  return allPages(async (cursor) => {
     const page = await connection.client.listTools(cursor ? { cursor } : undefined);
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
+    return { items: page.tools, nextCursor: page.nextCursor };
+  });
 }

@@ -5,6 +5,7 @@
  * server states, the model, debug output.
  */
 import type { ApprovalRule } from '../chat/approval.js';
+import type { PromptInfo } from '../chat/offers.js';
 import { MCPChatbot } from '../chat/orchestrator.js';
 import type { LlmClient, ToolHost, ToolSpec, TurnEvent } from '../chat/types.js';
 import type { DisabledServer } from '../config/types.js';
@@ -15,12 +16,17 @@ import { ToolSelection } from '../chat/tool-selection/tool-selection.js';
 import { stateDir } from '../shared/state-dir.js';
 import { DEFAULT_MAX_STEPS } from './limits.js';
 import { fileVectorStore } from './vector-store.js';
+import { type OfferHost, type ResolvedInput, resolveTurnInput } from './turn-input.js';
 import type { Runtime } from './runtime.js';
 
 export type { ServerStatus } from '../mcp/host.js';
 
-/** What a session needs from the MCP host: `McpHost`, or an in-process host in tests. */
-export type SessionHost = ToolHost & Pick<McpHost, 'requiresApproval' | 'statuses'>;
+/** What a session needs from the MCP host: `McpHost`, or an in-process host in tests (prompts and resources optional). */
+export type SessionHost = ToolHost & Pick<McpHost, 'requiresApproval' | 'statuses'> & Partial<OfferHost>;
+
+function isOfferHost(host: SessionHost): host is SessionHost & OfferHost {
+  return host.listPrompts !== undefined && host.getPrompt !== undefined && host.readResource !== undefined;
+}
 /** What a session needs from the model client: `OllamaClient`, or a scripted one in tests. */
 export type SessionLlm = LlmClient &
   Pick<OllamaClient, 'setModel' | 'checkModel' | 'checkAvailable'> &
@@ -53,6 +59,7 @@ export class ChatSession {
   readonly chatbot: MCPChatbot;
   readonly status: StatusFeed;
   private debugOn: boolean;
+  private promptNames = new Set<string>();
 
   constructor(
     readonly runtime: Runtime,
@@ -78,8 +85,40 @@ export class ChatSession {
     });
   }
 
-  runTurn(text: string, signal?: AbortSignal): AsyncGenerator<TurnEvent> {
-    return this.chatbot.runTurn(text, signal);
+  /** A typed line as a turn: a prompt's messages or attached resources first, when the line asks for them. */
+  async *runTurn(text: string, signal?: AbortSignal): AsyncGenerator<TurnEvent> {
+    const input = await this.resolveInput(text);
+    if (input.type === 'error') {
+      yield {
+        type: 'error',
+        message: input.message,
+        ...(input.hint ? { hint: input.hint } : {}),
+        ...(input.usage ? { usage: true } : {}),
+      };
+      return;
+    }
+    for (const text of input.notices) yield { type: 'notice', text };
+    yield* this.chatbot.runTurn(input.messages, signal);
+  }
+
+  private async resolveInput(text: string): Promise<ResolvedInput> {
+    const host = this.host;
+    // A host that offers no prompts or resources (a test's in-process host) takes every line as typed.
+    if (!isOfferHost(host)) return { type: 'messages', messages: [{ role: 'user', content: text }], notices: [] };
+    const servers = this.runtime.config.servers.map((server) => server.name);
+    return resolveTurnInput(text, host, servers);
+  }
+
+  /** The prompts of the running servers (for `help`); remembered for `isPromptName`. */
+  async prompts(): Promise<PromptInfo[]> {
+    const prompts = isOfferHost(this.host) ? await this.host.listPrompts() : [];
+    this.promptNames = new Set(prompts.map((prompt) => prompt.name));
+    return prompts;
+  }
+
+  /** Whether `/word` runs a prompt: `server:name`, or a name a running server offers (as of the last `prompts()`). */
+  isPromptName(word: string): boolean {
+    return word.includes(':') || this.promptNames.has(word);
   }
 
   get model(): string {

@@ -7,6 +7,8 @@ import type { NewHistoryItem } from './history.js';
 import type { ChatSession } from '../session/chat-session.js';
 import { formatToolList, toolBudget } from '../present/tool-list.js';
 import { toolCount } from '../present/tool-line.js';
+import { formatPromptList } from '../present/offers-list.js';
+import type { PromptInfo } from '../chat/offers.js';
 
 const COMMANDS = {
   help: 'show this help',
@@ -54,11 +56,13 @@ function suggest(word: string): CommandName | undefined {
   return best && best.distance <= 2 ? lookup(best.name) : undefined;
 }
 
-export function parseInput(raw: string): ParsedInput {
+/** `isPrompt`: whether `/word` runs a server's prompt (`/server:name`, or a prompt name), which goes to the model. */
+export function parseInput(raw: string, isPrompt: (word: string) => boolean = () => false): ParsedInput {
   const text = raw.trim();
   const [first = '', ...args] = text.split(/\s+/);
   const slash = first.startsWith('/');
   const name = lookup(slash ? first.slice(1) : first);
+  if (slash && !name && isPrompt(first.slice(1))) return { type: 'message', text };
   // Bare words are commands only when typed alone (or `model <name>`), so "tools are great" is a message.
   const bareShape = args.length === 0 || (name === 'model' && args.length === 1);
   if (name && (slash || bareShape)) return { type: 'command', name, args };
@@ -75,12 +79,24 @@ export interface CommandResult {
 
 const info = (text: string): NewHistoryItem => ({ type: 'info', text });
 
-function helpText(): string {
+function helpText(prompts: PromptInfo[]): string {
   const lines = Object.entries(COMMANDS).map(([name, what]) => `  ${name.padEnd(8)} ${what}`);
+  const promptLines =
+    prompts.length === 0
+      ? []
+      : [
+          '',
+          "Servers' prompts (their messages start a turn):",
+          ...formatPromptList(prompts)
+            .split('\n')
+            .map((line) => `  ${line}`),
+        ];
   return [
     'Commands (bare or with a slash):',
     ...lines,
+    ...promptLines,
     '',
+    'Attach a resource to a message with @server:uri (mcp-chat resources lists them).',
     'Keys: Enter sends · ↑/↓ history · Esc or Ctrl+C cancels a reply',
   ].join('\n');
 }
@@ -126,7 +142,7 @@ export async function runCommand(
 ): Promise<CommandResult> {
   switch (command.name) {
     case 'help':
-      return { items: [info(helpText())] };
+      return { items: [info(helpText(await session.prompts()))] };
     case 'tools':
       return { items: [info(formatToolList(session.listTools(), toolBudget(session.runtime.config)))] };
     case 'servers':

@@ -54,6 +54,8 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
       );
       return { ...committed, activity: { type: 'tool', calls: [...running(state), event.call] } };
     }
+    case 'notice':
+      return addItems(state, { type: 'info', text: event.text });
     case 'tool-progress': {
       if (state.activity.type !== 'tool' || !state.activity.calls.includes(event.call)) return state;
       const progress = new Map(state.activity.progress).set(event.call, event.progress);

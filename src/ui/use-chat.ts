@@ -108,7 +108,12 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
   const turn = useRef<AbortController | undefined>(undefined);
 
   useEffect(
-    () => session.status.subscribe(() => store.dispatch({ type: 'servers', servers: session.statuses() })),
+    () =>
+      session.status.subscribe(() => {
+        store.dispatch({ type: 'servers', servers: session.statuses() });
+        // A server that came up (or changed) may bring prompts: `/name` runs them once they are known.
+        void session.prompts().catch(() => undefined);
+      }),
     [session, store],
   );
   useStartCheck(session, store);
@@ -116,7 +121,7 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
   const submit = useCallback(
     (text: string) => {
       if (isBusy(store.getState())) return;
-      const parsed = parseInput(text);
+      const parsed = parseInput(text, (word) => session.isPromptName(word));
       store.dispatch({ type: 'submitted', text, parsed });
       if (parsed.type === 'message') void runChatTurn(session, store, turn, parsed.text);
       else if (parsed.type === 'command') {
