@@ -83,6 +83,21 @@ describe.each(transports)('server-everything over %s', (transport, config) => {
     expect(reports).toEqual(Array.from({ length: 8 }, (_, index) => ({ progress: index + 1, total: 8 })));
   }, 20_000);
 
+  it('lists its prompts and resources, runs a prompt with an argument and reads a resource', async () => {
+    const host = await startHost(await config(), path.join(dir, `${transport}-offers.log`));
+    expect((await host.listPrompts()).map((prompt) => prompt.name)).toContain('args-prompt');
+    const messages = await host.getPrompt('everything', 'args-prompt', { city: 'Lisbon' });
+    expect(messages).toEqual([{ role: 'user', content: "What's weather in Lisbon?" }]);
+    const resources = await host.listResources();
+    const architecture = resources.find((resource) => resource.uri.endsWith('/architecture.md'));
+    expect(architecture).toMatchObject({ server: 'everything', mimeType: 'text/markdown' });
+    expect(await host.readResource('everything', architecture?.uri ?? '')).toContain('# ');
+    expect((await host.listResourceTemplates()).length).toBeGreaterThan(0);
+    await expect(host.getPrompt('everything', 'no-such-prompt', {})).rejects.toThrow(
+      /^prompt everything:no-such-prompt failed: /,
+    );
+  });
+
   it('the server’s log messages go to our log, at their level', async () => {
     const logFile = path.join(dir, `${transport}-logging.log`);
     const host = await startHost(await config(), logFile);
