@@ -1,0 +1,60 @@
+/**
+ * What servers offer besides tools, as a person sees it in the REPL (tmux, the built binary,
+ * the fake Ollama, server-everything): `help` lists the prompts, `/server:prompt` runs one, an
+ * @mention attaches a resource, and a long call shows its progress while it runs.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/server-configs.js';
+import { useReplSession } from '../helpers/repl-session.js';
+import { TmuxPane } from '../helpers/tmux.js';
+
+const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const textCall = (tool: string, args: Record<string, unknown>): string =>
+  JSON.stringify({ action: 'use_tool', server: 'everything', tool, arguments: args });
+
+describe.skipIf(!TmuxPane.available())('MCP features in the REPL', () => {
+  const repl = useReplSession({
+    config: { mcpServers: { everything: { command: 'node', args: [EVERYTHING, 'stdio'], trust: true } } },
+  });
+
+  it('help lists the prompts of the running servers, with how to run them', async () => {
+    await repl.shows('ready');
+    repl.pane.type('help', 'Enter');
+    await repl.shows("Servers' prompts (their messages start a turn):");
+    await repl.shows('/everything:args-prompt city=<city> [state=…]');
+  });
+
+  it('/everything:simple-prompt runs the prompt: its messages go to the model, the screen says so', async () => {
+    repl.ollama.script('Here is my reply to the prompt.');
+    repl.pane.type('/everything:simple-prompt', 'Enter');
+    await repl.shows('prompt everything:simple-prompt: 1 message');
+    await repl.shows('Here is my reply to the prompt.');
+    const sent = repl.ollama.chatRequests.filter((request) => request.messages.length > 0).at(-1);
+    expect(sent?.messages.at(-1)).toEqual({ role: 'user', content: 'This is a simple prompt without arguments.' });
+  });
+
+  it('a prompt without its required argument says which, and how to write it', async () => {
+    repl.pane.type('/everything:args-prompt', 'Enter');
+    await repl.shows('everything:args-prompt needs city (Name of the city)');
+    await repl.shows('Usage: /everything:args-prompt city=<city> [state=…]');
+  });
+
+  it('an @mention attaches the resource: the screen says what was attached', async () => {
+    repl.ollama.script('It describes the architecture.');
+    repl.pane.type('What does @everything:demo://resource/static/document/architecture.md say?', 'Enter');
+    await repl.shows('attached @everything:demo://resource/static/document/architecture.md (');
+    await repl.shows('It describes the architecture.');
+  });
+
+  it('a long call shows its progress on the tool line while it runs', async () => {
+    repl.ollama.script(
+      textCall('trigger-long-running-operation', { duration: 4, steps: 4 }),
+      'The operation finished.',
+    );
+    repl.pane.type('run the long operation', 'Enter');
+    await repl.shows('/4');
+    expect(repl.pane.screen()).toMatch(/[█░]{10} [123]\/4/);
+    await repl.shows('The operation finished.');
+  });
+});
