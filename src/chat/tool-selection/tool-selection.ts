@@ -147,7 +147,10 @@ export class ToolSelection {
       tools.map((tool) => `${server}.${tool}`),
     );
     const mentioned = catalogue.filter(
-      (tool) => text.includes(displayName(tool).toLowerCase()) || text.includes(modelName(tool).toLowerCase()),
+      (tool) =>
+        text.includes(displayName(tool).toLowerCase()) ||
+        text.includes(modelName(tool).toLowerCase()) ||
+        namesAlone(tool.name, text),
     );
     return [
       ...named(always, 'always'),
@@ -192,6 +195,22 @@ export class ToolSelection {
     this.used.length = 0;
     this.found.length = 0;
   }
+}
+
+/**
+ * A tool name such as `get-sum` or `read_file` standing alone in the text: what a server's prompt or
+ * resource writes when it tells the model which tool to use. A plain word (`evaluate`) could be
+ * anything, so only names with a `_` or `-` count.
+ */
+function namesAlone(name: string, text: string): boolean {
+  if (!/[_-]/.test(name)) return false;
+  const lower = name.toLowerCase();
+  for (let at = text.indexOf(lower); at >= 0; at = text.indexOf(lower, at + 1)) {
+    const before = text[at - 1] ?? ' ';
+    const after = text[at + lower.length] ?? ' ';
+    if (!/[\w-]/.test(before) && !/[\w-]/.test(after)) return true;
+  }
+  return false;
 }
 
 function offered(tool: ToolSpec, reason: OfferReason, rank?: number): OfferedTool {

@@ -72,6 +72,15 @@ describe('tool selection', () => {
     expect(after.offer.tools.filter((tool) => tool.reason === 'used')).toEqual([]);
   });
 
+  it('a prompt or resource that names a tool (`get-sum`, `read_text_file`) gets it offered; a plain word does not', async () => {
+    const prompt = 'Add the two numbers with get-sum, then save the result using read_text_file. Evaluate it.';
+    const { offer } = await selection().select(catalogue, 'native', ask(prompt));
+    const named = offer.tools.filter((tool) => tool.reason === 'named').map((tool) => tool.name);
+    expect(named).toEqual(['filesystem.read_text_file', 'everything.get-sum']);
+    const partOfWord = await selection().select(catalogue, 'native', ask('no forget-sum or xread_text_file here'));
+    expect(partOfWord.offer.tools.filter((tool) => tool.reason === 'named')).toEqual([]);
+  });
+
   it('find_tools returns the best matches not offered yet, and they are offered from the next request on', async () => {
     const chooser = selection();
     const first = await chooser.select(catalogue, 'native', ask('what is on my todo list?'));
