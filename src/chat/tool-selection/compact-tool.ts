@@ -10,6 +10,7 @@ import type { JsonSchemaObject, ToolSpec } from '../types.js';
 
 const MAX_DESCRIPTION = 200;
 const MAX_PARAMETER_DESCRIPTION = 100;
+const MAX_BARE_DESCRIPTION = 100;
 /** Keys that only document a schema; `description` is shortened instead. */
 const DOCUMENTATION_KEYS = new Set(['$schema', '$comment', 'examples', 'title', 'markdownDescription']);
 const DEFINITION_KEYS = ['$defs', 'definitions'] as const;
@@ -34,20 +35,23 @@ export function firstSentence(text: string, limit: number): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), limit / 2)).trimEnd()}…`;
 }
 
-function compactSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(compactSchema);
+/** `parameterChars`: the longest parameter description kept (0: none). */
+function compactSchema(schema: unknown, parameterChars: number): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => compactSchema(item, parameterChars));
   if (!isRecord(schema)) return schema;
   const compacted: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DOCUMENTATION_KEYS.has(key) && (key !== 'title' || typeof value === 'string')) continue;
     if (key === 'description' && typeof value === 'string') {
-      const short = firstSentence(value, MAX_PARAMETER_DESCRIPTION);
+      const short = parameterChars > 0 ? firstSentence(value, parameterChars) : '';
       if (short) compacted[key] = short;
     } else if (key === 'properties' && isRecord(value)) {
       // Property names are data, not schema keywords: a parameter called `title` stays.
-      compacted[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, compactSchema(sub)]));
+      compacted[key] = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, compactSchema(sub, parameterChars)]),
+      );
     } else {
-      compacted[key] = compactSchema(value);
+      compacted[key] = compactSchema(value, parameterChars);
     }
   }
   return compacted;
@@ -89,10 +93,22 @@ function withoutUnusedDefinitions(schema: JsonSchemaObject): JsonSchemaObject {
   return pruned;
 }
 
-export function compactTool(tool: ToolSpec): ToolSpec {
+/**
+ * How far a tool is shortened: `short` keeps the first sentence of each parameter description,
+ * `bare` keeps none (and a shorter description), for tools further down a request's ranking.
+ */
+export type CompactLevel = 'short' | 'bare';
+
+const LEVELS: Record<CompactLevel, { description: number; parameter: number }> = {
+  short: { description: MAX_DESCRIPTION, parameter: MAX_PARAMETER_DESCRIPTION },
+  bare: { description: MAX_BARE_DESCRIPTION, parameter: 0 },
+};
+
+export function compactTool(tool: ToolSpec, level: CompactLevel = 'short'): ToolSpec {
+  const limits = LEVELS[level];
   return {
     ...tool,
-    description: firstSentence(tool.description, MAX_DESCRIPTION),
-    inputSchema: compactSchema(withoutUnusedDefinitions(tool.inputSchema)) as JsonSchemaObject,
+    description: firstSentence(tool.description, limits.description),
+    inputSchema: compactSchema(withoutUnusedDefinitions(tool.inputSchema), limits.parameter) as JsonSchemaObject,
   };
 }

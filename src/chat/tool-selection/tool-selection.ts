@@ -16,7 +16,7 @@ import type {
   ToolResult,
   ToolSpec,
 } from '../types.js';
-import { compactTool } from './compact-tool.js';
+import { type CompactLevel, compactTool } from './compact-tool.js';
 import type { EmbeddingRanker } from './embedding-ranker.js';
 import { FOUND_PER_SEARCH, findToolsSpec, foundToolsText } from './find-tools.js';
 import { catalogueTokens, toolTokens } from './tool-cost.js';
@@ -44,12 +44,16 @@ export interface Selection {
 /** Tools remembered as used or found: a task's worth, so an old one does not hold budget forever. */
 const MAX_REMEMBERED = 10;
 
-const shortForms = new WeakMap<ToolSpec, ToolSpec>();
-function shortForm(tool: ToolSpec): ToolSpec {
-  let short = shortForms.get(tool);
-  if (!short) shortForms.set(tool, (short = compactTool(tool)));
-  return short;
+/** The tools a selection offers with their parameters described; those after them go bare. */
+const DESCRIBED_TOOLS = 8;
+
+const compactForms: Record<CompactLevel, WeakMap<ToolSpec, ToolSpec>> = { short: new WeakMap(), bare: new WeakMap() };
+function compactForm(tool: ToolSpec, level: CompactLevel): ToolSpec {
+  let compact = compactForms[level].get(tool);
+  if (!compact) compactForms[level].set(tool, (compact = compactTool(tool, level)));
+  return compact;
 }
+const shortForm = (tool: ToolSpec): ToolSpec => compactForm(tool, 'short');
 
 const fullCosts = new WeakMap<ToolSpec[], Map<ToolProtocolName, number>>();
 /** The whole catalogue's cost, once per catalogue and protocol: the fast path must stay fast. */
@@ -107,23 +111,25 @@ export class ToolSelection {
       ...this.pinned(catalogue, request.message),
       ...ranking.tools.map((tool): [ToolSpec, OfferReason] => [tool, 'ranked']),
     ];
-    const chosen = new Map<ToolSpec, OfferReason>();
+    const chosen = new Map<ToolSpec, { reason: OfferReason; form: ToolSpec }>();
     const servers = [...new Set(catalogue.map((tool) => tool.server))];
     // Sized for the largest count it can show, so adding it never breaks the budget.
     let tokens = toolTokens(findToolsSpec(catalogue.length, catalogue.length, servers), protocol);
     for (const [tool, reason] of candidates) {
       if (chosen.has(tool)) continue;
-      const cost = toolTokens(shortForm(tool), protocol);
+      // Smaller descriptions before fewer tools: past the first few, parameters go undescribed.
+      const form = compactForm(tool, chosen.size < DESCRIBED_TOOLS ? 'short' : 'bare');
+      const cost = toolTokens(form, protocol);
       // The user's own `alwaysInclude` is kept even past the budget: the context check reports it.
       if (reason !== 'always' && tokens + cost > budgetTokens) continue;
-      chosen.set(tool, reason);
+      chosen.set(tool, { reason, form });
       tokens += cost;
     }
     this.offered = new Set([...chosen.keys()].map(displayName));
-    const tools = [...chosen.keys()].map(shortForm);
+    const tools = [...chosen.values()].map(({ form }) => form);
     const findTools = findToolsSpec(tools.length, catalogue.length, servers);
     tools.push(findTools);
-    const entries = [...chosen].map(([tool, reason]) =>
+    const entries = [...chosen].map(([tool, { reason }]) =>
       offered(tool, reason, reason === 'ranked' ? rankOf.get(tool) : undefined),
     );
     const embeddings = this.embeddingsState(ranking.embedded);
