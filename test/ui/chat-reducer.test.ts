@@ -94,6 +94,30 @@ describe('chat reducer', () => {
     expect(run(state, event({ type: 'tool-progress', call: write, step: 1, progress: { progress: 1 } }))).toBe(state);
   });
 
+  it('debug shows which tools a request offered and why, the budget and what they took', () => {
+    const offer = {
+      catalogue: 95,
+      budgetTokens: 2048,
+      tokens: 1990,
+      form: 'short' as const,
+      tools: [
+        { name: 'notion.API-get-self', reason: 'always' as const },
+        { name: 'playwright.browser_take_screenshot', reason: 'ranked' as const, rank: 1 },
+      ],
+      embeddings: { failed: 'model "nomic-embed-text" not found' },
+    };
+    const state = run(start(), event({ type: 'tools-offered', step: 1, offer }, true));
+    expect(state.items.at(-1)).toMatchObject({
+      type: 'debug',
+      text:
+        'step 1, tools offered: 2 of 95 (1990 of 2048 tokens, short descriptions), and find_tools\n' +
+        '  always: notion.API-get-self\n' +
+        '  ranked: playwright.browser_take_screenshot #1\n' +
+        '  embeddings off: model "nomic-embed-text" not found',
+    });
+    expect(run(start(), event({ type: 'tools-offered', step: 1, offer }, false)).items).toEqual(start().items);
+  });
+
   it('a cancel keeps what was streamed and says so; an error marks Ollama down with its hint', () => {
     const cancelled = run(
       start(),
