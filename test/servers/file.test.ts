@@ -268,15 +268,6 @@ describe('file server over stdio (built entry)', () => {
     expect((await call(client, 'read_file', { path: '../../etc/passwd' })).isError).toBe(true);
   });
 
-  it('defaults to the current directory as root', async () => {
-    await fsp.writeFile(path.join(root, 'here.txt'), 'cwd root');
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd: root, stderr: 'pipe' });
-    const client = new Client({ name: 'file-stdio-test', version: '1.0.0' });
-    await client.connect(transport);
-    clients.push(client);
-    expect((await call(client, 'read_file', { path: 'here.txt' })).text).toBe('cwd root');
-  });
-
   it('exits with code 2 and a message on stderr for a bad root', () => {
     const missing = path.join(root, 'does-not-exist');
     const child = spawnSync(process.execPath, [MAIN, missing], { encoding: 'utf8', input: '' });
