@@ -28,6 +28,20 @@ export interface ArxivClientOptions {
 /** A search that failed for good; the message is written for the model and the user. */
 export class ArxivError extends Error {}
 
+/**
+ * What a search is waiting for, told as each wait begins (for progress reports). Deadlines are
+ * `performance.now()` times: the clock the request spacing runs on.
+ */
+export type SearchWait =
+  /** Behind another search of this server: one request at a time. */
+  | { kind: 'queue' }
+  /** The spacing arXiv asks for between requests (or a Retry-After another search was given). */
+  | { kind: 'rate-limit'; untilMs: number }
+  /** The backoff (never shorter than the spacing) before retry `retry` of `retries`, after `failure`. */
+  | { kind: 'retry'; untilMs: number; retry: number; retries: number; failure: string }
+  /** The request itself, until arXiv's whole answer is read. */
+  | { kind: 'request'; attempt: number; attempts: number };
+
 const DEFAULT_MIN_INTERVAL_MS = 3_000;
 const DEFAULT_JITTER_MS = 1_000;
 const DEFAULT_TIMEOUT_MS = 20_000;
@@ -78,15 +92,34 @@ export class ArxivClient {
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
   }
 
-  /** The Atom feed text for `all:<topic>`, best matches first. */
-  async search(topic: string, maxResults: number, signal?: AbortSignal): Promise<string> {
+  /** The Atom feed text for `all:<topic>`, best matches first. `onWait` hears of each wait as it begins. */
+  async search(
+    topic: string,
+    maxResults: number,
+    signal?: AbortSignal,
+    onWait: (wait: SearchWait) => void = () => {},
+  ): Promise<string> {
     const url = this.queryUrl(topic, maxResults);
     let made = 0;
+    let lastFailure = '';
+    const attempts = this.attempts;
     try {
       return await pRetry(
         (attemptNumber) => {
           made = attemptNumber;
-          return this.gate.run(() => this.attemptWithBackoff(url, signal, attemptNumber), signal);
+          const attempt = (): Promise<string> => {
+            onWait({ kind: 'request', attempt: attemptNumber, attempts });
+            return this.attemptWithBackoff(url, signal, attemptNumber);
+          };
+          return this.gate.run(attempt, signal, {
+            queued: () => onWait({ kind: 'queue' }),
+            waiting: (untilMs) =>
+              onWait(
+                attemptNumber === 1
+                  ? { kind: 'rate-limit', untilMs }
+                  : { kind: 'retry', untilMs, retry: attemptNumber - 1, retries: attempts - 1, failure: lastFailure },
+              ),
+          });
         },
         {
           retries: this.attempts - 1,
@@ -97,6 +130,7 @@ export class ArxivClient {
           shouldRetry: ({ error }) => error instanceof AttemptError && error.retryable,
           onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
             if (!(error instanceof AttemptError && error.retryable && retriesLeft > 0)) return;
+            lastFailure = error.message;
             this.log(`research: arXiv attempt ${attemptNumber} of ${this.attempts} failed: ${error.message}; retrying`);
           },
         },
@@ -201,22 +235,33 @@ class RequestGate {
   private tail: Promise<unknown> = Promise.resolve();
   private lastEnd: number | undefined;
   private notBefore = 0;
+  /** Requests given to `run` and not yet settled, so a newcomer knows it has to queue. */
+  private busy = 0;
 
   constructor(
     private readonly minIntervalMs: number,
     private readonly jitterMs: number,
   ) {}
 
-  run<T>(request: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    const turn = this.tail.then(async () => {
-      const spaced = this.lastEnd === undefined ? 0 : this.lastEnd + this.minIntervalMs + Math.random() * this.jitterMs;
-      await sleepUntil(Math.max(spaced, this.notBefore), signal);
-      try {
-        return await request();
-      } finally {
-        this.lastEnd = performance.now();
-      }
-    });
+  run<T>(request: () => Promise<T>, signal: AbortSignal | undefined, hooks: GateHooks = {}): Promise<T> {
+    if (this.busy > 0) hooks.queued?.();
+    this.busy++;
+    const turn = this.tail
+      .then(async () => {
+        const spaced =
+          this.lastEnd === undefined ? 0 : this.lastEnd + this.minIntervalMs + Math.random() * this.jitterMs;
+        const deadline = Math.max(spaced, this.notBefore);
+        if (deadline > performance.now()) hooks.waiting?.(deadline);
+        await sleepUntil(deadline, signal);
+        try {
+          return await request();
+        } finally {
+          this.lastEnd = performance.now();
+        }
+      })
+      .finally(() => {
+        this.busy--;
+      });
     this.tail = turn.catch(() => undefined);
     return turn;
   }
@@ -224,6 +269,12 @@ class RequestGate {
   deferUntil(deadline: number): void {
     this.notBefore = Math.max(this.notBefore, deadline);
   }
+}
+
+/** What a request waiting at the gate hears: that it queues behind others, and until when it then waits. */
+interface GateHooks {
+  queued?: () => void;
+  waiting?: (untilMs: number) => void;
 }
 
 async function sleepUntil(deadline: number, signal: AbortSignal | undefined): Promise<void> {

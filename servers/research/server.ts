@@ -5,10 +5,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { ToolExtra } from '../shared/progress.js';
 import { errorResult, textResult } from '../shared/tool-results.js';
 import { ArxivClient, ArxivError } from './arxiv-client.js';
 import { AtomParseError, type Paper, parseAtomFeed } from './atom.js';
 import { CacheError, PaperCache, type SaveResult, TopicError } from './paper-cache.js';
+import { SearchProgress } from './search-progress.js';
 
 export interface ResearchServerOptions {
   /** Root of the paper cache; each topic gets a folder inside it. */
@@ -74,12 +76,27 @@ function registerSearchPapers(server: McpServer, client: ArxivClient, cache: Pap
       expected(async () => {
         cache.topicFile(topic); // refuse an unusable topic before spending an arXiv request on it
         // Security: a feed may hold more entries than asked for; only max_results are kept.
-        const papers = parseAtomFeed(await client.search(topic, max_results, extra.signal), max_results);
+        const papers = parseAtomFeed(await searchWithProgress(client, topic, max_results, extra), max_results);
         if (papers.length === 0)
           return textResult(`No papers found on arXiv for "${topic}". Try broader or different words.`);
         return textResult(searchSummary(topic, papers, await cache.save(topic, papers)));
       }),
   );
+}
+
+/** The search, telling the client what it waits for when the client asked for progress. */
+async function searchWithProgress(
+  client: ArxivClient,
+  topic: string,
+  maxResults: number,
+  extra: ToolExtra,
+): Promise<string> {
+  const progress = SearchProgress.start(extra);
+  try {
+    return await client.search(topic, maxResults, extra.signal, progress?.onWait);
+  } finally {
+    await progress?.stop();
+  }
 }
 
 function registerExtractInfo(server: McpServer, cache: PaperCache): void {
