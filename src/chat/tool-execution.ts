@@ -4,7 +4,7 @@
  * `tool` message for native calls, a labelled user message for calls written as text.
  */
 import { displayName, modelName } from './tool-naming.js';
-import type { ChatMessage, ToolCall, ToolCallRecord, ToolResult } from './types.js';
+import type { ChatMessage, ToolCall, ToolCallRecord, ToolImage, ToolResult } from './types.js';
 
 export function errorResult(text: string): ToolResult {
   return { isError: true, forModel: text, durationMs: 0 };
@@ -27,14 +27,22 @@ export function toRecord(call: ToolCall, result: ToolResult): ToolCallRecord {
   };
 }
 
-/** The message that carries one result back to the model. */
+/** The message that carries one result back to the model, with its images (given only to a model that can see). */
 export function resultMessage(call: ToolCall, result: ToolResult, native: boolean): ChatMessage {
-  if (native) return { role: 'tool', content: result.forModel, toolName: modelName(call) };
+  const images = result.images && result.images.length > 0 ? { images: result.images } : {};
+  if (native) return { role: 'tool', content: result.forModel, toolName: modelName(call), ...images };
   const status = result.isError ? 'failed' : 'returned';
   return {
     role: 'user',
     toolResult: true,
     // Provenance label: the model must know this text came from a tool, not from the user.
     content: `[Tool result] ${displayName(call)}(${JSON.stringify(call.arguments)}) ${status}:\n${result.forModel}\n\nUse this result to answer the user, or call another tool if you need more.`,
+    ...images,
   };
+}
+
+/** What a model that cannot see reads in place of an image a message carries. */
+export function unseenImageNote(image: ToolImage, fromTool: boolean): string {
+  const source = fromTool ? 'The tool returned' : 'This message has';
+  return `[${source} an image (${image.label}) that this model cannot see.]`;
 }

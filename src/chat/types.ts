@@ -39,11 +39,22 @@ export interface ToolCall extends ToolRef {
   arguments: Record<string, unknown>;
 }
 
+/** An image a tool returned that a model which can see may be given. */
+export interface ToolImage {
+  /** Base64 in its canonical form (padded, no line breaks): the only form Ollama decodes. */
+  data: string;
+  mimeType: string;
+  /** What is said of it where it cannot be seen: `png 64×64, 1.2 kB`. */
+  label: string;
+}
+
 export interface ToolResult {
   isError: boolean;
   /** The result's text for the model: capped, raw (a printer makes it inert for the screen). */
   forModel: string;
   durationMs: number;
+  /** Images for a model that can see (within the caps of mcp/result-images.ts); `forModel` describes each in a line. */
+  images?: ToolImage[];
 }
 
 /** How far a running call has got, as its server reports it (`notifications/progress`). */
@@ -72,9 +83,10 @@ export interface NativeToolCall {
 export type ChatMessage =
   | { role: 'system'; content: string }
   /** `toolResult`: a text-mode tool result fed back as a user message (never a window boundary). */
-  | { role: 'user'; content: string; toolResult?: true }
+  | { role: 'user'; content: string; toolResult?: true; images?: ToolImage[] }
   | { role: 'assistant'; content: string; toolCalls?: NativeToolCall[] }
-  | { role: 'tool'; content: string; toolName: string };
+  /** `images`: shown to a model that can see, described in a note to one that cannot (ollama/wire.ts). */
+  | { role: 'tool'; content: string; toolName: string; images?: ToolImage[] };
 
 /** A tool offered to a model with native tool calling. */
 export interface LlmToolDefinition {
@@ -99,6 +111,8 @@ export type LlmChunk =
 export interface LlmCapabilities {
   tools: boolean;
   thinking: boolean;
+  /** The model reads images (`vision` in `/api/show`); absent means it does not. */
+  vision?: boolean;
 }
 
 /** The model seam: one streaming chat method, plus what the model can do. */

@@ -1,24 +1,35 @@
 /**
- * Turns an MCP `CallToolResult` into the text the model reads: every content block as
- * text, capped so one tool cannot flood the context. The text stays raw: printers make
- * it inert (see shared/terminal-text.ts).
+ * Turns an MCP `CallToolResult` into what the model reads: every content block as text,
+ * capped so one tool cannot flood the context, and the images a model that can see may be
+ * given (result-images.ts). The text stays raw: printers make it inert (see
+ * shared/terminal-text.ts).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolImage } from '../chat/types.js';
+import { base64Bytes, describeImage, formatBytes, mediaSubtype, ResultImages } from './result-images.js';
 
 /** Characters of one tool result that may enter the model's context. */
 export const MAX_RESULT_CHARS_FOR_MODEL = 8_000;
 
 type ContentBlock = CallToolResult['content'][number];
+/** An image block's line in the text (and whatever else is done with the image). */
+type ImageLine = (data: string, mimeType: string) => string;
 
-function blockText(block: ContentBlock): string {
+function blockText(block: ContentBlock, imageLine: ImageLine): string {
   switch (block.type) {
     case 'text':
       return block.text;
     case 'image':
+      return imageLine(block.data, block.mimeType);
     case 'audio':
-      return `[${block.type} ${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes]`;
-    case 'resource':
-      return 'text' in block.resource ? block.resource.text : `[resource ${block.resource.uri}]`;
+      return `[audio ${mediaSubtype(block.mimeType)}, ${formatBytes(base64Bytes(block.data))}]`;
+    case 'resource': {
+      const { resource } = block;
+      if ('text' in resource) return resource.text;
+      // An embedded image is an image like any other.
+      if (resource.mimeType?.startsWith('image/')) return imageLine(resource.blob, resource.mimeType);
+      return `[resource ${resource.uri}]`;
+    }
     case 'resource_link':
       return `[resource link ${block.uri}${block.description ? `: ${block.description}` : ''}]`;
     default:
@@ -26,13 +37,18 @@ function blockText(block: ContentBlock): string {
   }
 }
 
-/** The whole textual content of a result, before any cap. */
-export function resultText(result: CallToolResult): string {
-  const texts = (result.content ?? []).map(blockText).filter((text) => text.length > 0);
-  if (texts.length === 0 && result.structuredContent !== undefined) {
-    return JSON.stringify(result.structuredContent);
-  }
+/** Structured content is the result's data when no text block says it (the SDK checked it against `outputSchema`). */
+function textOf(result: CallToolResult, imageLine: ImageLine): string {
+  const blocks = result.content ?? [];
+  const texts = blocks.map((block) => blockText(block, imageLine)).filter((text) => text.length > 0);
+  const saidInText = blocks.some((block) => block.type === 'text' && block.text.trim() !== '');
+  if (!saidInText && result.structuredContent !== undefined) texts.push(JSON.stringify(result.structuredContent));
   return texts.join('\n');
+}
+
+/** The whole textual content of a result, before any cap; each image is one line. */
+export function resultText(result: CallToolResult): string {
+  return textOf(result, describeImage);
 }
 
 export function capForModel(text: string, maxChars = MAX_RESULT_CHARS_FOR_MODEL): string {
@@ -43,6 +59,8 @@ export function capForModel(text: string, maxChars = MAX_RESULT_CHARS_FOR_MODEL)
 export interface ResultViews {
   isError: boolean;
   forModel: string;
+  /** Absent when the result has no image a model may be given. */
+  images?: ToolImage[];
 }
 
 /** `scrub` runs on the whole text before it is capped, so nothing it removes can survive half-cut. */
@@ -51,9 +69,11 @@ export function toResultViews(
   maxModelChars?: number,
   scrub: (text: string) => string = (text) => text,
 ): ResultViews {
-  const text = scrub(resultText(result));
+  const images = new ResultImages();
+  const text = scrub(textOf(result, (data, mimeType) => images.line(data, mimeType)));
   return {
     isError: result.isError === true,
     forModel: capForModel(text, maxModelChars),
+    ...(images.given.length > 0 ? { images: images.given } : {}),
   };
 }

@@ -22,6 +22,7 @@ import type {
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { toResultViews } from './content.js';
+import { outputSchemaFailure } from './output-schema.js';
 import { hideSecrets } from './server-secrets.js';
 import { ManagedServer, type ServerStatus } from './managed-server.js';
 import { listPrompts, listResources, listResourceTemplates, promptMessages, resourceText } from './server-offers.js';
@@ -132,7 +133,7 @@ export class McpHost implements ToolHost {
       const report = onProgress && ((progress: Progress) => onProgress(progressReport(progress, server)));
       const result = await server.call(call.tool, call.arguments, signal, report);
       const views = toResultViews(result, this.maxResultChars, (text) => withoutCredentials(server, text));
-      return finish(views.isError, views.forModel);
+      return { ...finish(views.isError, views.forModel), ...(views.images && { images: views.images }) };
     } catch (error) {
       return finish(true, withoutCredentials(server, describeCallFailure(server, call, error, signal)));
     }
@@ -227,6 +228,8 @@ function withoutCredentials(server: ManagedServer, text: string): string {
 function describeCallFailure(server: ManagedServer, call: ToolCall, error: unknown, signal?: AbortSignal): string {
   const name = displayName({ server: server.name, tool: call.tool });
   if (signal?.aborted) return `${name} was cancelled by the user.`;
+  const schemaFailure = outputSchemaFailure(name, error);
+  if (schemaFailure !== undefined) return schemaFailure;
   if (error instanceof McpError) {
     switch (error.code) {
       case ErrorCode.RequestTimeout:

@@ -20,7 +20,7 @@ import {
   withRetry,
 } from './failures.js';
 import { RequestGuard } from './request-guard.js';
-import { buildChatBody, readCapabilities, sameModel, toLlmChunks } from './wire.js';
+import { buildChatBody, carriesImages, loggableBody, readCapabilities, sameModel, toLlmChunks } from './wire.js';
 
 export interface OllamaClient extends LlmClient {
   /** The server's base URL, as requests use it. */
@@ -117,8 +117,10 @@ class HttpOllamaClient implements OllamaClient {
     const { signal } = request;
     if (signal?.aborted) throw abortError();
     const target = this.target;
-    const body = buildChatBody({ ...this.settings, model: target.model }, request);
-    this.log.debug({ body }, 'ollama chat request');
+    // Images are given only to a model that can see: asked of `/api/show` (cached) only when there are some.
+    const vision = carriesImages(request) && (await this.capabilities()).vision === true;
+    const body = buildChatBody({ ...this.settings, model: target.model }, request, vision);
+    this.log.debug({ body: loggableBody(body) }, 'ollama chat request');
     const guard = this.guard(true, signal);
     const api = new Ollama({ host: this.baseUrl, fetch: guard.fetch });
     let opened = false;

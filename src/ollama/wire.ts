@@ -5,6 +5,7 @@
  * Ollama's shapes stop here: the rest of the program sees only the types in chat/types.ts.
  */
 import type { ChatRequest, Message, Options, ShowResponse, Tool } from 'ollama';
+import { unseenImageNote } from '../chat/tool-execution.js';
 import type {
   ChatMessage,
   LlmCapabilities,
@@ -12,6 +13,7 @@ import type {
   LlmRequest,
   LlmToolDefinition,
   NativeToolCall,
+  ToolImage,
 } from '../chat/types.js';
 import type { OllamaSettings } from '../config/types.js';
 import { assertNever } from '../shared/errors.js';
@@ -38,27 +40,67 @@ function toWireTool(tool: LlmToolDefinition): Tool {
   return { type: 'function', function: tool } as unknown as Tool;
 }
 
-export function toWireMessage(message: ChatMessage): Message {
+/**
+ * A message's images go in Ollama's `images` (the package sends them base64) for a model that
+ * can see; a model that cannot gets a note for each instead, since Ollama refuses images for it
+ * ("this model is missing data required for image input") and the whole request would fail.
+ */
+function withImages(wire: Message, images: ToolImage[] | undefined, fromTool: boolean, vision: boolean): Message {
+  if (!images || images.length === 0) return wire;
+  // Security: bytes, not strings. The `ollama` package reads a string image as a file path when
+  // such a file exists, and the data is a server's text.
+  if (vision) return { ...wire, images: images.map((image) => Buffer.from(image.data, 'base64')) };
+  const notes = images.map((image) => unseenImageNote(image, fromTool));
+  return { ...wire, content: [wire.content, ...notes].join('\n') };
+}
+
+/** `vision`: whether the model reads images (`/api/show`'s `vision` capability). */
+export function toWireMessage(message: ChatMessage, vision = false): Message {
   switch (message.role) {
     case 'system':
-    case 'user':
       return { role: message.role, content: message.content };
+    case 'user':
+      return withImages(
+        { role: 'user', content: message.content },
+        message.images,
+        message.toolResult === true,
+        vision,
+      );
     case 'assistant': {
       const wire: Message = { role: 'assistant', content: message.content };
       if (message.toolCalls && message.toolCalls.length > 0) wire.tool_calls = message.toolCalls.map(toWireToolCall);
       return wire;
     }
     case 'tool':
-      return { role: 'tool', content: message.content, tool_name: message.toolName };
+      return withImages(
+        { role: 'tool', content: message.content, tool_name: message.toolName },
+        message.images,
+        true,
+        vision,
+      );
     default:
       return assertNever(message);
   }
 }
 
-export function buildChatBody(settings: OllamaSettings, request: LlmRequest): StreamingChatRequest {
+/** True when a request carries images: only then does the body depend on whether the model can see. */
+export function carriesImages(request: LlmRequest): boolean {
+  return request.messages.some((message) => 'images' in message && (message.images?.length ?? 0) > 0);
+}
+
+/** The body as the log keeps it: each image as its length, not megabytes of base64 on every request. */
+export function loggableBody(body: StreamingChatRequest): StreamingChatRequest {
+  if (!body.messages?.some((message) => message.images)) return body;
+  const messages = body.messages.map((message) =>
+    message.images ? { ...message, images: message.images.map((image) => `<image, ${image.length} bytes>`) } : message,
+  );
+  return { ...body, messages };
+}
+
+export function buildChatBody(settings: OllamaSettings, request: LlmRequest, vision = false): StreamingChatRequest {
   const body: StreamingChatRequest = {
     model: settings.model,
-    messages: request.messages.map(toWireMessage),
+    messages: request.messages.map((message) => toWireMessage(message, vision)),
     stream: true,
     // num_ctx on every request: Ollama's default window silently drops the system prompt
     // and the tool list first. User options come after so the config can still override it.
@@ -131,7 +173,10 @@ export function toLlmChunks(raw: Record<string, unknown>): LlmChunk[] {
 export function readCapabilities(show: ShowResponse): LlmCapabilities {
   const raw: unknown = show;
   const list = isRecord(raw) && Array.isArray(raw.capabilities) ? raw.capabilities : [];
-  return { tools: list.includes('tools'), thinking: list.includes('thinking') };
+  const capabilities: LlmCapabilities = { tools: list.includes('tools'), thinking: list.includes('thinking') };
+  // `vision` is optional in LlmCapabilities: it is set only for a model that has it.
+  if (list.includes('vision')) capabilities.vision = true;
+  return capabilities;
 }
 
 /** Ollama's default tag is `latest`: `llama3.2` and `llama3.2:latest` name the same model. */

@@ -20,9 +20,14 @@ export function formatCall(call: ToolCall): string {
   return `${displayName(call)}(${formatArguments(call.arguments)})`;
 }
 
-/** The result's text on one short line. */
+/** The result's text on one short line; an image's line (`[image png 64×64, 1.2 kB]`) is never cut off it. */
 export function resultSummary(result: ToolResult): string {
-  return sanitizeForDisplay(result.forModel);
+  const summary = sanitizeForDisplay(result.forModel);
+  // A long text before an image would push its line past the end: those lines lead instead.
+  const cutOff = (result.images ?? [])
+    .map((image) => `[image ${image.label}]`)
+    .filter((line) => !summary.includes(line));
+  return cutOff.length === 0 ? summary : sanitizeForDisplay(`${cutOff.join(' ')} ${result.forModel}`);
 }
 
 export function formatToolLine(call: ToolCall, result: ToolResult): string {

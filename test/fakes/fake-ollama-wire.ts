@@ -83,6 +83,8 @@ export interface FakeWireMessage {
   thinking?: string;
   tool_calls?: Array<{ id?: string; function: { name: string; arguments: unknown } }>;
   tool_name?: string;
+  /** Base64 images, for a model with `vision`. */
+  images?: string[];
   [field: string]: unknown;
 }
 

@@ -11,8 +11,9 @@
  *
  * Before a reply is taken from the script, the fake does what Ollama does: an unknown model
  * gets 404, `tools` for a model without the `tools` capability gets 400, `think` for one
- * without `thinking` gets 400, and empty `messages` only "loads" the model. Those requests
- * do not use up a scripted reply. Delays are timers inside the fake: tests never sleep.
+ * without `thinking` gets 400, images for one without `vision` get 500, and empty `messages`
+ * only "loads" the model. Those requests do not use up a scripted reply. Delays are timers
+ * inside the fake: tests never sleep.
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -87,6 +88,10 @@ const NO_REPLY_LEFT: FakeReplySpec = {
   status: 500,
   error: 'fake-ollama: no scripted reply left for this /api/chat request',
 };
+
+/** What Ollama's runner answers (HTTP 500) to images for a model without a vision projector. */
+const NO_VISION =
+  'Failed to create new sequence: failed to process inputs: this model is missing data required for image input';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -215,6 +220,9 @@ class FakeOllamaServer implements FakeOllama {
       return [400, `${registryPath(body.model)} does not support tools`];
     const wantsThinking = body.think !== undefined && body.think !== false;
     if (wantsThinking && !capabilities.includes('thinking')) return [400, `"${body.model}" does not support thinking`];
+    const hasImages =
+      Array.isArray(body.messages) && body.messages.some((message) => (message.images?.length ?? 0) > 0);
+    if (hasImages && !capabilities.includes('vision')) return [500, NO_VISION];
     return undefined;
   }
 

@@ -15,7 +15,7 @@ describe('tool result views', () => {
     });
     expect(text.split('\n')).toEqual([
       'first',
-      '[image image/png, 3 bytes]',
+      '[image png, 3 B]',
       'embedded text',
       '[resource file:///b.bin]',
       '[resource link file:///c.txt: a link]',
