@@ -1,7 +1,9 @@
 /**
  * The system prompt: who the assistant is, the live tool catalogue grouped by server
  * with each tool's parameters, and the exact JSON object to answer with to use a tool.
- * In native tool mode the catalogue travels in `tools`, so the prompt stays short.
+ * In native tool mode the catalogue travels in `tools`, so the prompt stays short. Each
+ * server's instructions (its own words, quoted) go under its heading; natively, in a
+ * short "Server notes" section.
  */
 import type { JsonSchemaObject, ToolProtocolName, ToolSpec } from './types.js';
 
@@ -73,8 +75,25 @@ export function describeTool(tool: ToolSpec): string[] {
   return lines;
 }
 
-function describeServer(server: string, tools: ToolSpec[], write: CallWriter): string {
-  const lines = [`## Server "${server}"`, ...tools.flatMap(describeTool)];
+/** Each server's instructions, by server, from the first of its tools that carries them. */
+function instructionsByServer(tools: ToolSpec[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const tool of tools) {
+    if (tool.serverInstructions !== undefined && !found.has(tool.server))
+      found.set(tool.server, tool.serverInstructions);
+  }
+  return found;
+}
+
+/** Quoted, so a server's own headings and lines stay inside its section and read as its words. */
+function quotedInstructions(instructions: string | undefined): string[] {
+  if (instructions === undefined) return [];
+  const quoted = instructions.split('\n').map((line) => (line.trim() === '' ? '>' : `> ${line}`));
+  return ['Its instructions, in its own words:', ...quoted];
+}
+
+function describeServer(server: string, tools: ToolSpec[], write: CallWriter, instructions?: string): string {
+  const lines = [`## Server "${server}"`, ...quotedInstructions(instructions), ...tools.flatMap(describeTool)];
   const first = tools[0];
   if (first) lines.push(`Example: ${exampleCall(first, write)}`);
   return lines.join('\n');
@@ -96,8 +115,12 @@ export function buildSystemPrompt(tools: ToolSpec[], mode: ToolProtocolName): st
 
 function promptFor(tools: ToolSpec[], mode: ToolProtocolName): string {
   if (tools.length === 0) return `${INTRO}\nNo tools are available right now; answer from your own knowledge.`;
+  const instructions = instructionsByServer(tools);
   if (mode === 'native') {
-    return `${INTRO}\nUse the provided tools when they help answer the question; otherwise answer directly. After a tool result arrives, use it to answer the user.`;
+    const native = `${INTRO}\nUse the provided tools when they help answer the question; otherwise answer directly. After a tool result arrives, use it to answer the user.`;
+    if (instructions.size === 0) return native;
+    const notes = [...instructions].flatMap(([server, text]) => [`## Server "${server}"`, ...quotedInstructions(text)]);
+    return [native, '', '# Server notes', ...notes].join('\n');
   }
   const servers = [...new Set(tools.map((tool) => tool.server))];
   const write = CALL_WRITERS[mode];
@@ -115,6 +138,7 @@ function promptFor(tools: ToolSpec[], mode: ToolProtocolName): string {
         server,
         tools.filter((tool) => tool.server === server),
         write,
+        instructions.get(server),
       ),
     ),
   ].join('\n');

@@ -32,6 +32,12 @@ export interface ToolSpec {
   description: string;
   inputSchema: JsonSchemaObject;
   annotations?: ToolAnnotations;
+  /**
+   * The server's `instructions` (capped, without its entry's secrets), the same string on each of
+   * its tools: whatever list of tools reaches the system prompt carries them, and a new catalogue
+   * (a reconnect) brings new ones, so a prompt kept per tools array stays right.
+   */
+  serverInstructions?: string;
 }
 
 /** A request to run one tool, however the model expressed it. */

@@ -76,12 +76,14 @@ export class McpHost implements ToolHost {
     if (cached && from.every((tools, index) => tools === cached.from[index])) return cached.specs;
     const specs = from.flatMap((tools, index) => {
       const server = this.servers[index] as ManagedServer;
+      const instructions = server.instructions();
       return tools.map((tool) => ({
         server: server.name,
         name: tool.name,
         description: tool.description ?? '',
         inputSchema: tool.inputSchema as JsonSchemaObject,
         annotations: tool.annotations,
+        ...(instructions === undefined ? {} : { serverInstructions: instructions }),
       }));
     });
     this.catalogue = { from, specs };

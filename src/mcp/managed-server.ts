@@ -13,6 +13,7 @@ import { connectServer } from './connect.js';
 import type { Connection, ServerList } from './connection.js';
 import { allPages } from './paginate.js';
 import { displayUrl, errorWithoutSecrets, hideSecrets, secretValues } from './server-secrets.js';
+import { instructionsForModel } from './server-instructions.js';
 
 /** Crashes tolerated before a server is given up on: enough for a flaky start, not a crash loop. */
 const MAX_CRASHES = 3;
@@ -57,6 +58,8 @@ export class ManagedServer {
   private connection: Connection | undefined;
   private starting: Promise<void> | undefined;
   private tools: Tool[] = [];
+  /** The server's `instructions` for the model, from the last `initialize`; set with the tools it goes with. */
+  private instructionsText: string | undefined;
   private crashes = 0;
   /** Increments on every start, so a late close event from an old session is ignored. */
   private generation = 0;
@@ -92,6 +95,11 @@ export class ManagedServer {
     return this.state === 'ready' || this.state === 'crashed' ? this.tools : NO_TOOLS;
   }
 
+  /** Changes only with the tool list (each start lists the tools again): a catalogue kept per tool list holds it. */
+  instructions(): string | undefined {
+    return this.instructionsText;
+  }
+
   /** Starts (or restarts) the server; never throws: failures land in `status()`. */
   start(): Promise<void> {
     this.starting ??= this.connect().finally(() => {
@@ -113,7 +121,9 @@ export class ManagedServer {
         onListChanged: (list) => void this.onListChanged(list, generation),
       });
       this.connection = connection;
-      this.tools = await listAllTools(connection);
+      const tools = await listAllTools(connection);
+      this.instructionsText = instructionsForModel(connection.client.getInstructions(), this.config);
+      this.tools = tools;
       this.startMs = Math.round(performance.now() - began);
       this.lastError = undefined;
       this.log.info({ tools: this.tools.length, startMs: this.startMs }, 'server ready');
