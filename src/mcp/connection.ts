@@ -8,6 +8,7 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   type LoggingLevel,
+  ResourceUpdatedNotificationSchema,
   type Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../shared/log.js';
@@ -36,6 +37,8 @@ export interface ConnectOptions {
   roots: Root[];
   /** The server announced that one of its lists changed (announcements close together come as one). */
   onListChanged: (list: ServerList) => void;
+  /** A resource the user watches (`resources/subscribe`) changed. */
+  onResourceUpdated: (uri: string) => void;
 }
 
 /** Announcements of one list within this window are one refresh. */
@@ -68,6 +71,9 @@ export function createClient(options: ConnectOptions): Client {
     listChanged: { tools: changed('tools'), prompts: changed('prompts'), resources: changed('resources') },
   });
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: options.roots }));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) =>
+    options.onResourceUpdated(params.uri),
+  );
   client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
     options.log[LOG_LEVEL[params.level]](
       { mcpLevel: params.level, logger: params.logger, data: params.data },

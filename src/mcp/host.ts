@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { pathToFileURL } from 'node:url';
-import { McpError, ErrorCode, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ErrorCode, type LoggingLevel, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/types.js';
 import type { PromptInfo, ResourceInfo, ResourceTemplateInfo } from '../chat/offers.js';
 import { displayName } from '../chat/tool-naming.js';
@@ -37,6 +37,8 @@ export interface HostOptions {
   maxResultChars?: number;
   /** Absolute directories offered to every server as roots (`file://` URIs); none by default. */
   roots?: string[];
+  /** A watched resource changed (`/watch`). */
+  onResourceUpdated?: (server: string, uri: string) => void;
 }
 
 export class McpHost implements ToolHost {
@@ -54,7 +56,10 @@ export class McpHost implements ToolHost {
       uri: pathToFileURL(dir).href,
       name: path.basename(dir) || dir,
     }));
-    this.servers = configs.map((config) => new ManagedServer(config, { log: options.log, onChange, roots }));
+    const onResourceUpdated = options.onResourceUpdated ?? ((): void => undefined);
+    this.servers = configs.map(
+      (config) => new ManagedServer(config, { log: options.log, onChange, roots, onResourceUpdated }),
+    );
   }
 
   /** Starts all servers in parallel and resolves when each is ready or has failed. */
@@ -174,6 +179,40 @@ export class McpHost implements ToolHost {
       return withoutCredentials(server, resourceText(await client.readResource({ uri })));
     } catch (error) {
       throw new Error(withoutCredentials(server, `reading ${server.name}:${uri} failed: ${errorMessage(error)}`));
+    }
+  }
+
+  /** Watches a resource: the server announces its changes (`resources/subscribe`) until `unwatch`. */
+  async watch(serverName: string, uri: string): Promise<void> {
+    await this.request(serverName, 'resources', `watching ${uri}`, (client) => client.subscribeResource({ uri }));
+  }
+
+  async unwatch(serverName: string, uri: string): Promise<void> {
+    await this.request(serverName, 'resources', `unwatching ${uri}`, (client) => client.unsubscribeResource({ uri }));
+  }
+
+  /** Which of its log messages a server sends (`logging/setLevel`). */
+  async setLogLevel(serverName: string, level: LoggingLevel): Promise<void> {
+    await this.request(serverName, 'logging', `setting the log level`, (client) => client.setLoggingLevel(level));
+  }
+
+  /** One request to a server that must declare `capability`; failures name the server and what was asked. */
+  private async request(
+    serverName: string,
+    capability: 'resources' | 'logging',
+    what: string,
+    send: (client: Client) => Promise<unknown>,
+  ): Promise<void> {
+    const server = this.requireServer(serverName);
+    const client = await server.client();
+    if (capability === 'resources' && client.getServerCapabilities()?.resources?.subscribe !== true)
+      throw new Error(`${server.name} does not offer resource subscriptions`);
+    if (capability === 'logging' && client.getServerCapabilities()?.logging === undefined)
+      throw new Error(`${server.name} does not offer log levels`);
+    try {
+      await send(client);
+    } catch (error) {
+      throw new Error(withoutCredentials(server, `${server.name}: ${what} failed: ${errorMessage(error)}`));
     }
   }
 

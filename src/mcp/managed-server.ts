@@ -52,6 +52,8 @@ export interface ManagedServerDeps {
   onChange: (status: ServerStatus) => void;
   /** The directories offered to the server as roots. */
   roots: Root[];
+  /** A resource of this server that the user watches changed. */
+  onResourceUpdated: (server: string, uri: string) => void;
 }
 
 export class ManagedServer {
@@ -119,6 +121,7 @@ export class ManagedServer {
         onClosed: () => this.onUnexpectedClose(generation),
         roots: this.deps.roots,
         onListChanged: (list) => void this.onListChanged(list, generation),
+        onResourceUpdated: (uri) => this.deps.onResourceUpdated(this.name, uri),
       });
       this.connection = connection;
       const tools = await listAllTools(connection);

@@ -21,8 +21,11 @@ import type { Runtime } from './runtime.js';
 
 export type { ServerStatus } from '../mcp/host.js';
 
-/** What a session needs from the MCP host: `McpHost`, or an in-process host in tests (prompts and resources optional). */
-export type SessionHost = ToolHost & Pick<McpHost, 'requiresApproval' | 'statuses'> & Partial<OfferHost>;
+/** What a session needs from the MCP host: `McpHost`, or an in-process host in tests (what servers offer besides tools optional). */
+export type SessionHost = ToolHost &
+  Pick<McpHost, 'requiresApproval' | 'statuses'> &
+  Partial<OfferHost> &
+  Partial<Pick<McpHost, 'watch' | 'unwatch' | 'setLogLevel'>>;
 
 function isOfferHost(host: SessionHost): host is SessionHost & OfferHost {
   return host.listPrompts !== undefined && host.getPrompt !== undefined && host.readResource !== undefined;
@@ -32,19 +35,25 @@ export type SessionLlm = LlmClient &
   Pick<OllamaClient, 'setModel' | 'checkModel' | 'checkAvailable'> &
   Partial<Pick<OllamaClient, 'embed'>>;
 
-/** Server state changes, for whoever shows them (the REPL's status bar). */
-export class StatusFeed {
-  private readonly listeners = new Set<() => void>();
+/** Something that happens while the chat runs, for whoever shows it. */
+class Feed<T> {
+  private readonly listeners = new Set<(value: T) => void>();
 
-  readonly notify = (): void => {
-    for (const listener of this.listeners) listener();
+  readonly notify = (value: T): void => {
+    for (const listener of this.listeners) listener(value);
   };
 
-  subscribe(listener: () => void): () => void {
+  subscribe(listener: (value: T) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 }
+
+/** Server state changes (the REPL's status bar). */
+export class StatusFeed extends Feed<void> {}
+
+/** Lines a server's announcements bring between turns (a watched resource changed). */
+export class NoticeFeed extends Feed<string> {}
 
 export interface SessionOptions {
   /** Model calls allowed per turn; `DEFAULT_MAX_STEPS` when not given. */
@@ -53,11 +62,14 @@ export interface SessionOptions {
   approvalRule?: ApprovalRule;
   /** Where the host reports state changes; a session over a host that never changes needs none. */
   status?: StatusFeed;
+  /** Where the host's announcements are said; a session whose host announces nothing needs none. */
+  notices?: NoticeFeed;
 }
 
 export class ChatSession {
   readonly chatbot: MCPChatbot;
   readonly status: StatusFeed;
+  readonly notices: NoticeFeed;
   private debugOn: boolean;
   private promptNames = new Set<string>();
 
@@ -69,6 +81,7 @@ export class ChatSession {
   ) {
     this.debugOn = runtime.debug;
     this.status = options.status ?? new StatusFeed();
+    this.notices = options.notices ?? new NoticeFeed();
     const { config, log } = runtime;
     this.chatbot = new MCPChatbot({
       llm,
@@ -114,6 +127,23 @@ export class ChatSession {
     const prompts = isOfferHost(this.host) ? await this.host.listPrompts() : [];
     this.promptNames = new Set(prompts.map((prompt) => prompt.name));
     return prompts;
+  }
+
+  /** `/watch @server:uri`: the server's announcements that the resource changed are said between turns. */
+  async watch(mention: string, on: boolean): Promise<string> {
+    const { server, uri } = parseMention(mention);
+    const send = on ? this.host.watch : this.host.unwatch;
+    if (!send) throw new Error('these servers cannot be watched');
+    await send.call(this.host, server, uri);
+    return on ? `Watching @${server}:${uri}: its changes are shown here.` : `No longer watching @${server}:${uri}.`;
+  }
+
+  /** `/loglevel <server> <level>`: which of its log messages the server sends (they go to the log file). */
+  async setServerLogLevel(server: string, level: string): Promise<string> {
+    if (!isLoggingLevel(level)) throw new Error(`log levels: ${LOGGING_LEVELS.join(', ')}`);
+    if (!this.host.setLogLevel) throw new Error('these servers take no log level');
+    await this.host.setLogLevel(server, level);
+    return `${server} now sends its log messages from ${level} up (to ${this.runtime.config.logging.file}).`;
   }
 
   /** Whether `/word` runs a prompt: `server:name`, or a name a running server offers (as of the last `prompts()`). */
@@ -176,6 +206,20 @@ export class ChatSession {
   }
 }
 
+/** The levels `logging/setLevel` takes, least severe first. */
+const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+
+function isLoggingLevel(level: string): level is (typeof LOGGING_LEVELS)[number] {
+  return (LOGGING_LEVELS as readonly string[]).includes(level);
+}
+
+/** `@server:uri` (the `@` optional) into its parts. */
+function parseMention(mention: string): { server: string; uri: string } {
+  const match = /^@?([A-Za-z0-9][A-Za-z0-9_-]*):(.+)$/.exec(mention.trim());
+  if (!match) throw new Error(`name the resource as @server:uri, not "${mention}"`);
+  return { server: match[1] as string, uri: match[2] as string };
+}
+
 /** The catalogue's budget and ranking, from the config; embeddings when a model is named and the client can embed. */
 function toolSelection(runtime: Runtime, llm: SessionLlm): ToolSelection {
   const { config, log } = runtime;
@@ -200,8 +244,15 @@ function toolSelection(runtime: Runtime, llm: SessionLlm): ToolSelection {
 /** The REPL's session: servers not started yet (the caller starts them behind the first frame). */
 export function openChatSession(runtime: Runtime): { session: ChatSession; host: McpHost } {
   const status = new StatusFeed();
+  const notices = new NoticeFeed();
   const { servers, roots } = runtime.config;
-  const host = new McpHost(servers, { log: runtime.log, onStatus: status.notify, roots });
-  const session = new ChatSession(runtime, host, createOllamaClient(runtime.config.ollama, runtime.log), { status });
+  const host = new McpHost(servers, {
+    log: runtime.log,
+    onStatus: () => status.notify(),
+    roots,
+    onResourceUpdated: (server, uri) => notices.notify(`@${server}:${uri} changed.`),
+  });
+  const llm = createOllamaClient(runtime.config.ollama, runtime.log);
+  const session = new ChatSession(runtime, host, llm, { status, notices });
   return { session, host };
 }

@@ -17,6 +17,9 @@ const COMMANDS = {
   debug: 'toggle debug output: raw model replies, parsed calls, timings, debug logging',
   clear: 'forget the conversation and clear the screen',
   model: 'show the model, or switch: model <name>',
+  watch: 'show when a resource changes: /watch @server:uri',
+  unwatch: 'stop that: /unwatch @server:uri',
+  loglevel: 'set which log messages a server sends to the log file: /loglevel <server> <level>',
   quit: 'exit (also: exit, Ctrl+D, Ctrl+C at an empty prompt)',
 } as const;
 export type CommandName = keyof typeof COMMANDS;
@@ -125,15 +128,22 @@ function debugText(session: ChatSession): string {
   return on ? `Debug on: raw model replies, parsed tool calls and timings are shown; ${log}.` : `Debug off; ${log}.`;
 }
 
-async function switchModel(session: ChatSession, name: string | undefined): Promise<NewHistoryItem> {
-  if (!name) return info(`Model: ${session.model}`);
+/** A command that may fail: its answer as a line, or what went wrong and what to do. */
+async function attempt(run: () => Promise<string>): Promise<NewHistoryItem> {
   try {
-    await session.switchModel(name);
-    return info(`Model switched to ${name}.`);
+    return info(await run());
   } catch (error) {
     const hint = error instanceof Error && 'hint' in error && typeof error.hint === 'string' ? error.hint : undefined;
     return { type: 'error', text: error instanceof Error ? error.message : String(error), hint };
   }
+}
+
+async function switchModel(session: ChatSession, name: string | undefined): Promise<NewHistoryItem> {
+  if (!name) return info(`Model: ${session.model}`);
+  return attempt(async () => {
+    await session.switchModel(name);
+    return `Model switched to ${name}.`;
+  });
 }
 
 export async function runCommand(
@@ -154,6 +164,13 @@ export async function runCommand(
       return { items: [], clear: true };
     case 'model':
       return { items: [await switchModel(session, command.args[0])] };
+    case 'watch':
+    case 'unwatch':
+      return { items: [await attempt(() => session.watch(command.args[0] ?? '', command.name === 'watch'))] };
+    case 'loglevel':
+      return {
+        items: [await attempt(() => session.setServerLogLevel(command.args[0] ?? '', command.args[1] ?? ''))],
+      };
     case 'quit':
       return { items: [], exit: true };
     default:

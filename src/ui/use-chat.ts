@@ -116,6 +116,10 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
       }),
     [session, store],
   );
+  useEffect(
+    () => session.notices.subscribe((text) => store.dispatch({ type: 'add', items: [{ type: 'info', text }] })),
+    [session, store],
+  );
   useStartCheck(session, store);
 
   const submit = useCallback(

@@ -15,7 +15,16 @@ const textCall = (tool: string, args: Record<string, unknown>): string =>
 
 describe.skipIf(!TmuxPane.available())('MCP features in the REPL', () => {
   const repl = useReplSession({
-    config: { mcpServers: { everything: { command: 'node', args: [EVERYTHING, 'stdio'], trust: true } } },
+    config: {
+      mcpServers: {
+        everything: {
+          command: 'node',
+          args: [EVERYTHING, 'stdio'],
+          trust: true,
+          alwaysAllow: ['toggle-subscriber-updates'],
+        },
+      },
+    },
   });
 
   it('help lists the prompts of the running servers, with how to run them', async () => {
@@ -56,5 +65,28 @@ describe.skipIf(!TmuxPane.available())('MCP features in the REPL', () => {
     await repl.shows('/4');
     expect(repl.pane.screen()).toMatch(/[█░]{10} [123]\/4/);
     await repl.shows('The operation finished.');
+  });
+
+  it('/watch shows a watched resource changing between turns; /unwatch stops it', async () => {
+    const uri = 'demo://resource/static/document/architecture.md';
+    await repl.shows('ready');
+    repl.pane.type(`/watch @everything:${uri}`, 'Enter');
+
+    await repl.shows(`Watching @everything:${uri}: its changes are shown here.`);
+    repl.ollama.script(textCall('toggle-subscriber-updates', {}), 'Updates are on.');
+    repl.pane.type('turn on the resource updates', 'Enter');
+    await repl.shows(`@everything:${uri} changed.`);
+    await repl.shows('Updates are on.');
+    repl.pane.type(`/unwatch @everything:${uri}`, 'Enter');
+    await repl.shows(`No longer watching @everything:${uri}.`);
+    repl.pane.type('/watch architecture.md', 'Enter');
+    await repl.shows('name the resource as @server:uri, not "architecture.md"');
+  });
+
+  it('/loglevel sets which log messages a server sends; a level that does not exist lists those that do', async () => {
+    repl.pane.type('/loglevel everything error', 'Enter');
+    await repl.shows('everything now sends its log messages from error up');
+    repl.pane.type('/loglevel everything loud', 'Enter');
+    await repl.shows('log levels: debug, info, notice, warning, error, critical, alert, emergency');
   });
 });

@@ -12,7 +12,7 @@ import { KEY, renderApp, startApp, TestLlm, useTool } from './render-app.js';
 
 function hostWithEvents(configs: ConstructorParameters<typeof McpHost>[0]): { host: McpHost; status: StatusFeed } {
   const status = new StatusFeed();
-  const host = new McpHost(configs, { log: silentLogger, onStatus: status.notify });
+  const host = new McpHost(configs, { log: silentLogger, onStatus: () => status.notify() });
   return { host, status };
 }
 
