@@ -55,14 +55,50 @@ function compactForm(tool: ToolSpec, level: CompactLevel): ToolSpec {
 }
 const shortForm = (tool: ToolSpec): ToolSpec => compactForm(tool, 'short');
 
-const fullCosts = new WeakMap<ToolSpec[], Map<ToolProtocolName, number>>();
-/** The whole catalogue's cost, once per catalogue and protocol: the fast path must stay fast. */
-function fullCost(tools: ToolSpec[], protocol: ToolProtocolName): number {
-  let costs = fullCosts.get(tools);
-  if (!costs) fullCosts.set(tools, (costs = new Map()));
-  let cost = costs.get(protocol);
-  if (cost === undefined) costs.set(protocol, (cost = catalogueTokens(tools, protocol)));
-  return cost;
+/** The whole catalogue offered at once, with the names in it. */
+interface WholeCatalogue {
+  selection: Selection;
+  names: Set<string>;
+}
+
+const wholeCatalogues = new WeakMap<ToolSpec[], Map<string, WholeCatalogue | null>>();
+
+/**
+ * The whole catalogue as servers describe it when it fits, else shortened when that fits, else
+ * null; once per catalogue, protocol and budget, since every request of every turn asks.
+ */
+function wholeCatalogue(
+  catalogue: ToolSpec[],
+  protocol: ToolProtocolName,
+  budgetTokens: number,
+): WholeCatalogue | null {
+  let known = wholeCatalogues.get(catalogue);
+  if (!known) wholeCatalogues.set(catalogue, (known = new Map()));
+  const key = `${protocol} ${budgetTokens}`;
+  let whole: WholeCatalogue | null | undefined = known.get(key);
+  if (whole === undefined) {
+    const full = catalogueTokens(catalogue, protocol);
+    const short = full <= budgetTokens ? catalogue : catalogue.map(shortForm);
+    const tokens = full <= budgetTokens ? full : catalogueTokens(short, protocol);
+    whole =
+      tokens > budgetTokens
+        ? null
+        : {
+            names: new Set(catalogue.map(displayName)),
+            selection: {
+              tools: short,
+              offer: {
+                catalogue: catalogue.length,
+                budgetTokens,
+                tokens,
+                form: short === catalogue ? 'full' : 'short',
+                tools: catalogue.map((tool) => offered(tool, 'all')),
+              },
+            },
+          };
+    known.set(key, whole);
+  }
+  return whole;
 }
 
 /** Keeps the most recent `MAX_REMEMBERED` names, the newest first. */
@@ -94,16 +130,12 @@ export class ToolSelection {
   ): Promise<Selection> {
     this.catalogue = catalogue;
     const budgetTokens = this.budgetTokens;
+    const whole = wholeCatalogue(catalogue, protocol, budgetTokens);
+    if (whole) {
+      this.offered = whole.names;
+      return whole.selection;
+    }
     const account = { catalogue: catalogue.length, budgetTokens };
-    const all = (tools: ToolSpec[], form: ToolOffer['form'], tokens: number): Selection => {
-      this.offered = new Set(catalogue.map(displayName));
-      return { tools, offer: { ...account, tokens, form, tools: catalogue.map((tool) => offered(tool, 'all')) } };
-    };
-    const full = fullCost(catalogue, protocol);
-    if (full <= budgetTokens) return all(catalogue, 'full', full);
-    const short = catalogue.map(shortForm);
-    const shortCost = catalogueTokens(short, protocol);
-    if (shortCost <= budgetTokens) return all(short, 'short', shortCost);
 
     const ranking = await rankTools(catalogue, request, this.options.embeddings, signal);
     const rankOf = new Map(ranking.tools.map((tool, index) => [tool, index + 1]));
