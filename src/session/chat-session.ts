@@ -5,7 +5,7 @@
  * server states, the model, debug output.
  */
 import type { ApprovalRule } from '../chat/approval.js';
-import type { PromptInfo } from '../chat/offers.js';
+import type { PromptInfo, ResourceInfo } from '../chat/offers.js';
 import { MCPChatbot } from '../chat/orchestrator.js';
 import type { LlmClient, ToolHost, ToolSpec, TurnEvent } from '../chat/types.js';
 import type { DisabledServer } from '../config/types.js';
@@ -25,7 +25,7 @@ export type { ServerStatus } from '../mcp/host.js';
 export type SessionHost = ToolHost &
   Pick<McpHost, 'requiresApproval' | 'statuses'> &
   Partial<OfferHost> &
-  Partial<Pick<McpHost, 'watch' | 'unwatch' | 'setLogLevel'>>;
+  Partial<Pick<McpHost, 'watch' | 'unwatch' | 'setLogLevel' | 'listResources'>>;
 
 function isOfferHost(host: SessionHost): host is SessionHost & OfferHost {
   return host.listPrompts !== undefined && host.getPrompt !== undefined && host.readResource !== undefined;
@@ -71,7 +71,7 @@ export class ChatSession {
   readonly status: StatusFeed;
   readonly notices: NoticeFeed;
   private debugOn: boolean;
-  private promptNames = new Set<string>();
+  private known: { prompts: PromptInfo[]; resources: ResourceInfo[] } = { prompts: [], resources: [] };
 
   constructor(
     readonly runtime: Runtime,
@@ -122,11 +122,24 @@ export class ChatSession {
     return resolveTurnInput(text, host, servers);
   }
 
-  /** The prompts of the running servers (for `help`); remembered for `isPromptName`. */
+  /** The prompts of the running servers (for `help`); remembered for `isPromptName` and completion. */
   async prompts(): Promise<PromptInfo[]> {
     const prompts = isOfferHost(this.host) ? await this.host.listPrompts() : [];
-    this.promptNames = new Set(prompts.map((prompt) => prompt.name));
+    this.known = { ...this.known, prompts };
     return prompts;
+  }
+
+  /** Asks the running servers again for their prompts and resources, for completion and `/prompt`. */
+  async refreshOffers(): Promise<void> {
+    const host = this.host;
+    const resources = host.listResources ? await host.listResources() : [];
+    await this.prompts();
+    this.known = { ...this.known, resources };
+  }
+
+  /** What the running servers offered at the last look: for Tab completion, which cannot wait. */
+  get knownOffers(): { prompts: PromptInfo[]; resources: ResourceInfo[] } {
+    return this.known;
   }
 
   /** `/watch @server:uri`: the server's announcements that the resource changed are said between turns. */
@@ -146,9 +159,9 @@ export class ChatSession {
     return `${server} now sends its log messages from ${level} up (to ${this.runtime.config.logging.file}).`;
   }
 
-  /** Whether `/word` runs a prompt: `server:name`, or a name a running server offers (as of the last `prompts()`). */
+  /** Whether `/word` runs a prompt: `server:name`, or a name a running server offers (as of the last look). */
   isPromptName(word: string): boolean {
-    return word.includes(':') || this.promptNames.has(word);
+    return word.includes(':') || this.known.prompts.some((prompt) => prompt.name === word);
   }
 
   get model(): string {

@@ -12,6 +12,7 @@ import { HistoryItemView } from './components/HistoryItemView.js';
 import { PendingView } from './components/PendingView.js';
 import { Prompt } from './components/Prompt.js';
 import { StatusBar } from './components/StatusBar.js';
+import { completionsFor } from './commands.js';
 import { editLine, emptyLine, type LineState } from './line-editor.js';
 import { useChat, type ChatController } from './use-chat.js';
 
@@ -45,7 +46,7 @@ function handleKey(input: string, key: Key, { chat, line, setLine, exit }: KeyCo
   }
   // While a turn runs the line can be edited, but Enter waits for the turn to end.
   if (key.return && !idle) return;
-  const result = editLine(line, input, key);
+  const result = editLine(line, input, key, (word) => completionsFor(word, chat.offers()));
   setLine(result.state);
   if (result.submitted) chat.submit(result.submitted);
 }

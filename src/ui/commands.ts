@@ -8,7 +8,7 @@ import type { ChatSession } from '../session/chat-session.js';
 import { formatToolList, toolBudget } from '../present/tool-list.js';
 import { toolCount } from '../present/tool-line.js';
 import { formatPromptList } from '../present/offers-list.js';
-import type { PromptInfo } from '../chat/offers.js';
+import type { PromptInfo, ResourceInfo } from '../chat/offers.js';
 
 const COMMANDS = {
   help: 'show this help',
@@ -72,6 +72,18 @@ export function parseInput(raw: string, isPrompt: (word: string) => boolean = ()
   if (slash && !text.includes(' ', 1) && first.length > 1)
     return { type: 'unknown-command', text: first, suggestion: suggest(first.slice(1)) };
   return { type: 'message', text };
+}
+
+/** Tab's candidates for a word: commands and prompts after `/`, resources after `@`. */
+export function completionsFor(word: string, offers: { prompts: PromptInfo[]; resources: ResourceInfo[] }): string[] {
+  if (word.startsWith('@')) return offers.resources.map((resource) => `@${resource.server}:${resource.uri}`);
+  if (!word.startsWith('/')) return [];
+  const named = (name: string): number => offers.prompts.filter((prompt) => prompt.name === name).length;
+  return [
+    ...Object.keys(COMMANDS).map((name) => `/${name}`),
+    ...offers.prompts.map((prompt) => `/${prompt.server}:${prompt.name}`),
+    ...offers.prompts.filter((prompt) => named(prompt.name) === 1).map((prompt) => `/${prompt.name}`),
+  ];
 }
 
 export interface CommandResult {

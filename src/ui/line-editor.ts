@@ -1,7 +1,8 @@
 /**
  * The input line as a pure state machine: editing keys, ↑/↓ through earlier inputs,
- * and pasted multi-line text kept whole. The Prompt component only renders it.
+ * Tab completion, and pasted multi-line text kept whole. The Prompt component only renders it.
  */
+import { completeLine } from './completion.js';
 
 export interface LineState {
   text: string;
@@ -83,8 +84,15 @@ export interface EditResult {
   submitted?: string;
 }
 
-export function editLine(state: LineState, input: string, key: EditorKey): EditResult {
+/** `complete`: Tab's completions of the word before the cursor (none by default). */
+export function editLine(
+  state: LineState,
+  input: string,
+  key: EditorKey,
+  complete: (word: string) => string[] = () => [],
+): EditResult {
   const { text, cursor } = state;
+  if (key.tab) return { state: completeLine(state, complete) };
   if (input.length > 1 && !key.ctrl && !key.meta) {
     // Fast typing can deliver a line and its Enter in one chunk: one trailing CR submits.
     // A chunk with line breaks inside is a paste, kept whole for the user to send.
@@ -106,6 +114,6 @@ export function editLine(state: LineState, input: string, key: EditorKey): EditR
   if (key.upArrow) return { state: browse(state, -1) };
   if (key.downArrow) return { state: browse(state, 1) };
   if (key.ctrl) return { state: control(state, input) };
-  if (key.meta || key.tab || key.escape || input === '') return { state };
+  if (key.meta || key.escape || input === '') return { state };
   return { state: insert(state, input) };
 }

@@ -25,6 +25,8 @@ export interface ChatController {
   cancel: () => boolean;
   /** What the approval question's keys do. */
   approval: ApprovalControls;
+  /** What the running servers offered at the last look (prompts, resources), for Tab. */
+  offers: () => ChatSession['knownOffers'];
 }
 
 /** Makes the approval question ready once no key has come for a moment (a key typed ahead makes a new activity). */
@@ -111,8 +113,8 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
     () =>
       session.status.subscribe(() => {
         store.dispatch({ type: 'servers', servers: session.statuses() });
-        // A server that came up (or changed) may bring prompts: `/name` runs them once they are known.
-        void session.prompts().catch(() => undefined);
+        // A server that came up (or changed) may bring prompts and resources: `/name` and Tab find them once known.
+        void session.refreshOffers().catch(() => undefined);
       }),
     [session, store],
   );
@@ -147,5 +149,6 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
   const approval = useMemo(() => approvalControls(store, cancel), [store, cancel]);
   useApprovalWait(store, state.activity);
 
-  return { state, current: store.getState, submit, cancel, approval };
+  const offers = useCallback(() => session.knownOffers, [session]);
+  return { state, current: store.getState, submit, cancel, approval, offers };
 }

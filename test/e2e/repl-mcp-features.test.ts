@@ -89,4 +89,15 @@ describe.skipIf(!TmuxPane.available())('MCP features in the REPL', () => {
     repl.pane.type('/loglevel everything loud', 'Enter');
     await repl.shows('log levels: debug, info, notice, warning, error, critical, alert, emergency');
   });
+
+  it('Tab completes a prompt after / and a resource after @', async () => {
+    await repl.shows('ready');
+    repl.pane.type('/everything:simple', 'Tab');
+    // The terminal keeps no trailing space on screen: the completed word is what shows.
+    await repl.shows('› /everything:simple-prompt');
+    repl.pane.type('', 'C-u');
+    repl.pane.type('Sum up @everything:demo://resource/static/document/archi', 'Tab');
+    await repl.shows('› Sum up @everything:demo://resource/static/document/architecture.md');
+    repl.pane.type('', 'C-u');
+  });
 });
