@@ -15,8 +15,6 @@ export interface ContextAccount {
   /** The tools offered, wherever they travel (the request's tool list or the system prompt). */
   toolTokens: number;
   offer: ToolOffer;
-  /** The whole history before the new message. */
-  earlierTokens: number;
 }
 
 /** The user's message does not fit the context; exit 1 like any failed turn. */
@@ -26,7 +24,6 @@ export function accountFor(
   numCtx: number,
   prompt: { systemPrompt: string; toolsInPrompt: boolean },
   offer: ToolOffer,
-  earlier: readonly ChatMessage[],
 ): ContextAccount {
   const promptTokens = estimateTextTokens(prompt.systemPrompt);
   return {
@@ -34,7 +31,6 @@ export function accountFor(
     systemTokens: prompt.toolsInPrompt ? Math.max(0, promptTokens - offer.tokens) : promptTokens,
     toolTokens: offer.tokens,
     offer,
-    earlierTokens: estimateTokens([...earlier]),
   };
 }
 
@@ -43,7 +39,8 @@ export function historyTokens(account: ContextAccount): number {
   return promptBudget(account.numCtx) - account.systemTokens - account.toolTokens;
 }
 
-export function checkMessageFits(account: ContextAccount, message: string): void {
+/** `earlier`: the history before the message, counted only to explain a refusal. */
+export function checkMessageFits(account: ContextAccount, message: string, earlier: ChatMessage[]): void {
   const fits = historyTokens(account);
   const needs = estimateTokens([{ role: 'user', content: message }]);
   if (needs <= fits) return;
@@ -55,7 +52,7 @@ export function checkMessageFits(account: ContextAccount, message: string): void
   throw new ContextOverflowError(
     `the message is too long for the model's context: about ${needs} tokens, at most ${fits} fit (num_ctx ${numCtx})\n` +
       `The context holds: the system prompt (${account.systemTokens} tokens), the tools (${account.toolTokens}, ${tools}), ` +
-      `the reply's share (${numCtx - promptBudget(numCtx)}) and earlier messages (${account.earlierTokens}, left out first).`,
+      `the reply's share (${numCtx - promptBudget(numCtx)}) and earlier messages (${estimateTokens(earlier)}, left out first).`,
     undefined,
     'Shorten the message, or raise ollama.num_ctx in mcp_config.json if the model supports a longer context; ' +
       'a lower tools.budget leaves more room for messages.',

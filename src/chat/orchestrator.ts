@@ -114,32 +114,27 @@ export class MCPChatbot {
   }
 
   /** What ranks the tools for this request: the new message first, then the recent ones. */
-  private rankingRequest(): RankingRequest {
-    const messages = this.conversation.userMessages().map((text) => text.slice(0, RANKED_CHARS));
-    return { message: messages.at(-1) ?? '', earlier: messages.slice(-1 - RANKED_EARLIER_MESSAGES, -1) };
+  private rankingRequest(userMessages: string[]): RankingRequest {
+    const messages = userMessages.slice(-1 - RANKED_EARLIER_MESSAGES).map((text) => text.slice(0, RANKED_CHARS));
+    return { message: messages.at(-1) ?? '', earlier: messages.slice(0, -1) };
   }
 
   /** Streams one model reply, yielding deltas; falls back to text mode if the model refuses tools. */
   private async *streamReply(step: number, signal?: AbortSignal): AsyncGenerator<TurnEvent, CollectedReply> {
     const protocol = await this.currentProtocol();
     const catalogue = this.options.host.listTools();
+    const userMessages = this.conversation.userMessages();
     const { tools, offer, findTools } = await this.options.toolSelection.select(
       catalogue,
       protocol.name,
-      this.rankingRequest(),
+      this.rankingRequest(userMessages),
       signal,
     );
     yield { type: 'tools-offered', step, offer };
     const systemPrompt = protocol.systemPrompt(tools);
     const definitions = protocol.offer(tools);
-    const history = this.conversation.all();
-    const account = accountFor(
-      this.options.numCtx,
-      { systemPrompt, toolsInPrompt: definitions === undefined },
-      offer,
-      history.slice(0, -1),
-    );
-    checkMessageFits(account, this.conversation.userMessages().at(-1) ?? '');
+    const account = accountFor(this.options.numCtx, { systemPrompt, toolsInPrompt: definitions === undefined }, offer);
+    checkMessageFits(account, userMessages.at(-1) ?? '', this.conversation.all().slice(0, -1));
     const messages = this.conversation.window(systemPrompt, historyTokens(account));
     const began = performance.now();
     const stream = new ReplyStream();

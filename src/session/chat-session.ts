@@ -72,6 +72,8 @@ export class ChatSession {
   readonly notices: NoticeFeed;
   private debugOn: boolean;
   private known: { prompts: PromptInfo[]; resources: ResourceInfo[] } = { prompts: [], resources: [] };
+  /** The servers that were up when `known` was last asked for. */
+  private offersFrom: string | undefined;
 
   constructor(
     readonly runtime: Runtime,
@@ -129,11 +131,20 @@ export class ChatSession {
     return prompts;
   }
 
-  /** Asks the running servers again for their prompts and resources, for completion and `/prompt`. */
+  /**
+   * Asks the running servers again for their prompts and resources, for completion and `/prompt`,
+   * when the servers that are up have changed (a server's every state change reaches here).
+   */
   async refreshOffers(): Promise<void> {
+    const ready = this.host
+      .statuses()
+      .filter((status) => status.state === 'ready')
+      .map((status) => status.name)
+      .join(' ');
+    if (ready === this.offersFrom) return;
+    this.offersFrom = ready;
     const host = this.host;
-    const resources = host.listResources ? await host.listResources() : [];
-    await this.prompts();
+    const [resources] = await Promise.all([host.listResources ? host.listResources() : [], this.prompts()]);
     this.known = { ...this.known, resources };
   }
 

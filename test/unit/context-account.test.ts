@@ -17,22 +17,22 @@ const offer: ToolOffer = {
 
 describe('context account', () => {
   it('leaves the history what the reply share, the system prompt and the tools do not take', () => {
-    const account = accountFor(8192, { systemPrompt: 'x'.repeat(400), toolsInPrompt: false }, offer, []);
+    const account = accountFor(8192, { systemPrompt: 'x'.repeat(400), toolsInPrompt: false }, offer);
     expect(historyTokens(account)).toBe(6144 - 100 - 2000);
   });
 
   it('counts tools written into a text-mode system prompt once', () => {
-    const account = accountFor(8192, { systemPrompt: 'x'.repeat(8400), toolsInPrompt: true }, offer, []);
+    const account = accountFor(8192, { systemPrompt: 'x'.repeat(8400), toolsInPrompt: true }, offer);
     expect(account.systemTokens).toBe(100);
     expect(historyTokens(account)).toBe(6144 - 100 - 2000);
   });
 
   it('refuses a message that cannot fit, saying what took the space and what to do', () => {
     const earlier = [{ role: 'user' as const, content: 'y'.repeat(4000) }];
-    const account = accountFor(8192, { systemPrompt: 'x'.repeat(400), toolsInPrompt: false }, offer, earlier);
-    expect(() => checkMessageFits(account, 'z'.repeat(17_000))).toThrow(ContextOverflowError);
+    const account = accountFor(8192, { systemPrompt: 'x'.repeat(400), toolsInPrompt: false }, offer);
+    expect(() => checkMessageFits(account, 'z'.repeat(17_000), earlier)).toThrow(ContextOverflowError);
     try {
-      checkMessageFits(account, 'z'.repeat(17_000));
+      checkMessageFits(account, 'z'.repeat(17_000), earlier);
     } catch (error) {
       const { message, hint } = error as ContextOverflowError;
       expect(message).toMatch(/^the message is too long for the model's context: about 4252 tokens, at most 4044 fit/);
@@ -40,6 +40,6 @@ describe('context account', () => {
       expect(message).toContain("the reply's share (2048) and earlier messages (1002, left out first)");
       expect(hint).toContain('tools.budget');
     }
-    expect(() => checkMessageFits(account, 'z'.repeat(16_000))).not.toThrow();
+    expect(() => checkMessageFits(account, 'z'.repeat(16_000), earlier)).not.toThrow();
   });
 });

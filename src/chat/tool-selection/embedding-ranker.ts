@@ -42,6 +42,7 @@ export class EmbeddingRanker {
   private vectors: Promise<Map<string, number[]>> | undefined;
   private readonly requests = new Map<string, number[]>();
   private failure: string | undefined;
+  private readonly toolKeys = new WeakMap<ToolSpec, { text: string; key: string }>();
 
   constructor(
     private readonly embedder: TextEmbedder,
@@ -58,6 +59,16 @@ export class EmbeddingRanker {
     return createHash('sha256').update(`${this.embedder.model}\n${text}`).digest('hex');
   }
 
+  /** A tool's text and cache key, worked out once per tool: every request asks for all of them. */
+  private keyed(tool: ToolSpec): { text: string; key: string } {
+    let known = this.toolKeys.get(tool);
+    if (!known) {
+      const text = toolText(tool);
+      this.toolKeys.set(tool, (known = { text, key: this.key(text) }));
+    }
+    return known;
+  }
+
   /** Each tool's similarity to `request`; `undefined` once embeddings have failed. */
   async similarities(
     tools: ToolSpec[],
@@ -70,7 +81,7 @@ export class EmbeddingRanker {
         this.toolVectors(tools, signal),
         this.requestVector(request, signal),
       ]);
-      return new Map(tools.map((tool) => [tool, cosine(query, vectors.get(this.key(toolText(tool))) ?? [])]));
+      return new Map(tools.map((tool) => [tool, cosine(query, vectors.get(this.keyed(tool).key) ?? [])]));
     } catch (error) {
       if (signal?.aborted) throw error;
       this.failure = error instanceof Error ? error.message : String(error);
@@ -93,14 +104,19 @@ export class EmbeddingRanker {
   private async toolVectors(tools: ToolSpec[], signal?: AbortSignal): Promise<Map<string, number[]>> {
     this.vectors ??= this.store ? this.store.load() : Promise.resolve(new Map());
     const vectors = await this.vectors;
-    const missing = [...new Set(tools.map(toolText).filter((text) => !vectors.has(this.key(text))))];
-    if (missing.length === 0) return vectors;
-    const embedded = await this.embedder.embed(missing, signal);
-    if (embedded.length !== missing.length)
+    // Texts by key, each once: two servers may describe a tool alike.
+    const missing = new Map<string, string>();
+    for (const tool of tools) {
+      const { text, key } = this.keyed(tool);
+      if (!vectors.has(key)) missing.set(key, text);
+    }
+    if (missing.size === 0) return vectors;
+    const embedded = await this.embedder.embed([...missing.values()], signal);
+    if (embedded.length !== missing.size)
       throw new Error(
-        `the embedding model ${this.embedder.model} returned ${embedded.length} vectors for ${missing.length} texts`,
+        `the embedding model ${this.embedder.model} returned ${embedded.length} vectors for ${missing.size} texts`,
       );
-    missing.forEach((text, index) => vectors.set(this.key(text), embedded[index] as number[]));
+    [...missing.keys()].forEach((key, index) => vectors.set(key, embedded[index] as number[]));
     await this.store?.save(vectors);
     return vectors;
   }

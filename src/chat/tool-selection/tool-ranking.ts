@@ -7,7 +7,7 @@
 import type { ToolSpec } from '../types.js';
 import type { EmbeddingRanker } from './embedding-ranker.js';
 import { lexicalIndex } from './lexical-index.js';
-import { toolDocument } from './tool-text.js';
+import { displayName } from '../tool-naming.js';
 
 export interface RankingRequest {
   /** The message being answered. */
@@ -27,7 +27,7 @@ function lexicalScores(tools: ToolSpec[], request: RankingRequest): Map<ToolSpec
   const before = request.earlier.length > 0 ? index.scores(request.earlier.join('\n')) : new Map<string, number>();
   const scores = new Map<ToolSpec, number>();
   for (const tool of tools) {
-    const id = toolDocument(tool).id;
+    const id = displayName(tool);
     const score = (now.get(id) ?? 0) + EARLIER_WEIGHT * (before.get(id) ?? 0);
     if (score > 0) scores.set(tool, score);
   }
