@@ -29,6 +29,9 @@ import { listPrompts, listResources, listResourceTemplates, promptMessages, reso
 
 export type { ServerStatus } from './managed-server.js';
 
+/** A Tab press waits at most this for a server's suggestions. */
+const COMPLETION_TIMEOUT_MS = 2_000;
+
 export interface HostOptions {
   log: Logger;
   /** Called on every server state change (the REPL header listens). */
@@ -39,6 +42,8 @@ export interface HostOptions {
   roots?: string[];
   /** A watched resource changed (`/watch`). */
   onResourceUpdated?: (server: string, uri: string) => void;
+  /** A server's prompts or resources changed. */
+  onOffersChanged?: (server: string) => void;
 }
 
 export class McpHost implements ToolHost {
@@ -56,10 +61,15 @@ export class McpHost implements ToolHost {
       uri: pathToFileURL(dir).href,
       name: path.basename(dir) || dir,
     }));
-    const onResourceUpdated = options.onResourceUpdated ?? ((): void => undefined);
-    this.servers = configs.map(
-      (config) => new ManagedServer(config, { log: options.log, onChange, roots, onResourceUpdated }),
-    );
+    const ignore = (): void => undefined;
+    const deps = {
+      log: options.log,
+      onChange,
+      roots,
+      onResourceUpdated: options.onResourceUpdated ?? ignore,
+      onOffersChanged: options.onOffersChanged ?? ignore,
+    };
+    this.servers = configs.map((config) => new ManagedServer(config, deps));
   }
 
   /** Starts all servers in parallel and resolves when each is ready or has failed. */
@@ -182,13 +192,41 @@ export class McpHost implements ToolHost {
     }
   }
 
-  /** Watches a resource: the server announces its changes (`resources/subscribe`) until `unwatch`. */
+  /**
+   * Watches a resource: the server announces its changes (`resources/subscribe`) until `unwatch`,
+   * across restarts of the server.
+   */
   async watch(serverName: string, uri: string): Promise<void> {
-    await this.request(serverName, 'resources', `watching ${uri}`, (client) => client.subscribeResource({ uri }));
+    await this.request(serverName, 'resources', `watching ${uri}`, (_, server) => server.watch(uri, true));
   }
 
   async unwatch(serverName: string, uri: string): Promise<void> {
-    await this.request(serverName, 'resources', `unwatching ${uri}`, (client) => client.unsubscribeResource({ uri }));
+    await this.request(serverName, 'resources', `unwatching ${uri}`, (_, server) => server.watch(uri, false));
+  }
+
+  /**
+   * What a prompt argument's value could be (`completion/complete`), given the others typed so
+   * far; none when the server offers no completions, is not up, or fails: Tab must not wait or fail.
+   */
+  async completePromptArgument(
+    serverName: string,
+    prompt: string,
+    argument: { name: string; value: string },
+    typed: Record<string, string>,
+  ): Promise<string[]> {
+    const server = this.findServer(serverName);
+    const client = server?.readyClient();
+    if (!client?.getServerCapabilities()?.completions) return [];
+    try {
+      const { completion } = await client.complete(
+        { ref: { type: 'ref/prompt', name: prompt }, argument, context: { arguments: typed } },
+        { timeout: COMPLETION_TIMEOUT_MS },
+      );
+      return completion.values;
+    } catch (error) {
+      this.log.warn({ server: serverName, prompt, err: error }, 'completion failed');
+      return [];
+    }
   }
 
   /** Which of its log messages a server sends (`logging/setLevel`). */
@@ -201,7 +239,7 @@ export class McpHost implements ToolHost {
     serverName: string,
     capability: 'resources' | 'logging',
     what: string,
-    send: (client: Client) => Promise<unknown>,
+    send: (client: Client, server: ManagedServer) => Promise<unknown>,
   ): Promise<void> {
     const server = this.requireServer(serverName);
     const client = await server.client();
@@ -210,7 +248,7 @@ export class McpHost implements ToolHost {
     if (capability === 'logging' && client.getServerCapabilities()?.logging === undefined)
       throw new Error(`${server.name} does not offer log levels`);
     try {
-      await send(client);
+      await send(client, server);
     } catch (error) {
       throw new Error(withoutCredentials(server, `${server.name}: ${what} failed: ${errorMessage(error)}`));
     }

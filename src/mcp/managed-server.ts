@@ -54,6 +54,8 @@ export interface ManagedServerDeps {
   roots: Root[];
   /** A resource of this server that the user watches changed. */
   onResourceUpdated: (server: string, uri: string) => void;
+  /** The server's prompts or resources changed (`list_changed`): whoever keeps a copy asks again. */
+  onOffersChanged: (server: string) => void;
 }
 
 export class ManagedServer {
@@ -69,6 +71,8 @@ export class ManagedServer {
   private startMs: number | undefined;
   private lastError: string | undefined;
   private readonly log: Logger;
+  /** Resources the user watches: a restarted server knows nothing of them, so each start subscribes again. */
+  private readonly watched = new Set<string>();
 
   constructor(
     readonly config: ServerConfig,
@@ -127,6 +131,7 @@ export class ManagedServer {
       const tools = await listAllTools(connection);
       this.instructionsText = instructionsForModel(connection.client.getInstructions(), this.config);
       this.tools = tools;
+      await this.subscribeAgain(connection);
       this.startMs = Math.round(performance.now() - began);
       this.lastError = undefined;
       this.log.info({ tools: this.tools.length, startMs: this.startMs }, 'server ready');
@@ -138,10 +143,42 @@ export class ManagedServer {
     }
   }
 
-  /** A changed tool list is fetched again: the host's catalogue (and the model's next request) follows it. */
+  /** What the user watched before a restart; one that fails is logged, not a failed start. */
+  private async subscribeAgain(connection: Connection): Promise<void> {
+    await Promise.all(
+      [...this.watched].map((uri) =>
+        connection.client
+          .subscribeResource({ uri })
+          .catch((error: unknown) =>
+            this.log.warn({ uri, err: errorWithoutSecrets(error, secretValues(this.config)) }, 'could not watch again'),
+          ),
+      ),
+    );
+  }
+
+  /** Remembers (or forgets) a watched resource once the server has taken the (un)subscription. */
+  async watch(uri: string, on: boolean): Promise<void> {
+    const client = await this.client();
+    if (on) {
+      await client.subscribeResource({ uri });
+      this.watched.add(uri);
+    } else {
+      this.watched.delete(uri);
+      await client.unsubscribeResource({ uri });
+    }
+  }
+
+  /**
+   * A changed tool list is fetched again: the host's catalogue (and the model's next request)
+   * follows it. Changed prompts or resources are only announced: they are listed when asked for.
+   */
   private async onListChanged(list: ServerList, generation: number): Promise<void> {
     const connection = this.connection;
-    if (list !== 'tools' || generation !== this.generation || !connection || this.state !== 'ready') return;
+    if (generation !== this.generation || !connection || this.state !== 'ready') return;
+    if (list !== 'tools') {
+      this.deps.onOffersChanged(this.name);
+      return;
+    }
     try {
       const tools = await listAllTools(connection);
       if (generation !== this.generation || this.state !== 'ready') return;

@@ -13,8 +13,10 @@ import type { ToolProgress } from '../../src/chat/types.js';
 import type { ServerConfig } from '../../src/config/types.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { createLogger } from '../../src/shared/log.js';
+import { execFileSync } from 'node:child_process';
 import { freePort, killAll, spawnNodeServer } from '../helpers/spawn-server.js';
 import { REPO_ROOT, stdioServer } from '../helpers/server-configs.js';
+import { descendants } from '../helpers/tmux.js';
 
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 /** The per-call timeout the long operation must outlive by reporting progress. */
@@ -54,9 +56,22 @@ const transports: [string, () => Promise<ServerConfig>][] = [
   ],
 ];
 
-async function startHost(config: ServerConfig, logFile: string): Promise<McpHost> {
+/** What the host heard from the server between requests. */
+interface Heard {
+  updated: string[];
+  offersChanged: number;
+}
+
+async function startHost(config: ServerConfig, logFile: string, heard?: Heard): Promise<McpHost> {
   const roots = [dir, path.join(dir, 'notes')];
-  const host = new McpHost([config], { log: createLogger({ level: 'debug', file: logFile }), roots });
+  const host = new McpHost([config], {
+    log: createLogger({ level: 'debug', file: logFile }),
+    roots,
+    onResourceUpdated: (_server, uri) => heard?.updated.push(uri),
+    onOffersChanged: () => {
+      if (heard) heard.offersChanged += 1;
+    },
+  });
   hosts.push(host);
   await host.start();
   return host;
@@ -101,6 +116,37 @@ describe.each(transports)('server-everything over %s', (transport, config) => {
     );
   });
 
+  it('completes a prompt argument, narrowed by the arguments typed before it', async () => {
+    const host = await startHost(await config(), path.join(dir, `${transport}-complete.log`));
+    const complete = (name: string, value: string, typed: Record<string, string> = {}) =>
+      host.completePromptArgument('everything', 'completable-prompt', { name, value }, typed);
+    expect(await complete('department', 'Eng')).toEqual(['Engineering']);
+    expect(await complete('department', '')).toEqual(['Engineering', 'Sales', 'Marketing', 'Support']);
+    expect(await complete('name', '', { department: 'Sales' })).toEqual(['David', 'Eve', 'Frank']);
+    expect(await complete('name', '', {})).toEqual([]);
+    // A prompt with no completions, and a server not configured, suggest nothing rather than fail.
+    expect(await host.completePromptArgument('everything', 'args-prompt', { name: 'city', value: 'L' }, {})).toEqual(
+      [],
+    );
+    expect(await host.completePromptArgument('nowhere', 'x', { name: 'a', value: '' }, {})).toEqual([]);
+  });
+
+  it('announces a new resource (list_changed), and the listing then has it', async () => {
+    const heard: Heard = { updated: [], offersChanged: 0 };
+    const host = await startHost(await config(), path.join(dir, `${transport}-offers-changed.log`), heard);
+    const data = `data:text/plain;base64,${Buffer.from('hello').toString('base64')}`;
+    const made = await host.callTool({
+      server: 'everything',
+      tool: 'gzip-file-as-resource',
+      arguments: { name: 'hello.txt.gz', data },
+    });
+    expect(made.isError).toBe(false);
+    await vi.waitFor(() => expect(heard.offersChanged).toBeGreaterThan(0), { timeout: 5_000, interval: 20 });
+    expect((await host.listResources()).map((resource) => resource.uri)).toContain(
+      'demo://resource/session/hello.txt.gz',
+    );
+  });
+
   it('the server’s log messages go to our log, at their level', async () => {
     const logFile = path.join(dir, `${transport}-logging.log`);
     const host = await startHost(await config(), logFile);
@@ -122,4 +168,24 @@ describe.each(transports)('server-everything over %s', (transport, config) => {
       { timeout: 10_000, interval: 50 },
     );
   });
+});
+
+describe('server-everything restarted', () => {
+  it('a watched resource is watched again after the server restarts', async () => {
+    const heard: Heard = { updated: [], offersChanged: 0 };
+    const config = stdioServer('everything', [EVERYTHING, 'stdio'], { timeoutMs: 10_000 });
+    const host = await startHost(config, path.join(dir, 'restart-watch.log'), heard);
+    const uri = (await host.listResources()).find((resource) => resource.uri.endsWith('/architecture.md'))?.uri ?? '';
+    await host.watch('everything', uri);
+    const child = descendants(process.pid).find((pid) =>
+      execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).includes(EVERYTHING),
+    );
+    expect(child).toBeDefined();
+    process.kill(child as number, 'SIGKILL');
+    await vi.waitFor(() => expect(host.statuses()[0]?.state).toBe('crashed'), { timeout: 5_000, interval: 20 });
+    // The next call starts it again; the new process hears of the watch only if the host says it again.
+    const toggled = await host.callTool({ server: 'everything', tool: 'toggle-subscriber-updates', arguments: {} });
+    expect(toggled.isError).toBe(false);
+    await vi.waitFor(() => expect(heard.updated).toContain(uri), { timeout: 8_000, interval: 50 });
+  }, 20_000);
 });
