@@ -17,6 +17,13 @@ export interface PromptInfo {
   arguments: PromptArgument[];
 }
 
+/** A prompt run without some of its required arguments: the REPL asks for them. */
+export interface MissingArguments {
+  /** `server:name`. */
+  prompt: string;
+  arguments: PromptArgument[];
+}
+
 export interface ResourceInfo {
   server: string;
   uri: string;

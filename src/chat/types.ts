@@ -3,6 +3,7 @@
  * `MCPChatbot`, the MCP host and the two front ends (REPL and `ask`). Nothing here is
  * any one wire's shape: `ollama/` and `mcp/` translate their wires to and from these.
  */
+import type { MissingArguments } from './offers.js';
 import type { ToolRef } from './tool-naming.js';
 
 /** How tool calls travel: in the API's own tool channel, or written in the reply text as JSON or XML. */
@@ -191,7 +192,8 @@ export type TurnEvent =
   | { type: 'malformed-call'; hint: string; step: number }
   | { type: 'final'; answer: string; steps: number; toolCalls: ToolCallRecord[] }
   /** `usage`: the input itself was wrong (a prompt's missing argument): a script exits 2. */
-  | { type: 'error'; message: string; hint?: string; usage?: true }
+  /** `missing`: a prompt's required arguments the line left out, which the REPL asks for. */
+  | { type: 'error'; message: string; hint?: string; usage?: true; missing?: MissingArguments }
   /** Something the input brought in (a prompt's messages, an attached resource), said once. */
   | { type: 'notice'; text: string }
   | { type: 'step-limit'; steps: number; toolCalls: ToolCallRecord[] }

@@ -16,7 +16,7 @@ import { ToolSelection } from '../chat/tool-selection/tool-selection.js';
 import { stateDir } from '../shared/state-dir.js';
 import { DEFAULT_MAX_STEPS } from './limits.js';
 import { fileVectorStore } from './vector-store.js';
-import { type OfferHost, type ResolvedInput, resolveTurnInput } from './turn-input.js';
+import { findPrompt, type OfferHost, type ResolvedInput, resolveTurnInput } from './turn-input.js';
 import type { Runtime } from './runtime.js';
 
 export type { ServerStatus } from '../mcp/host.js';
@@ -25,7 +25,7 @@ export type { ServerStatus } from '../mcp/host.js';
 export type SessionHost = ToolHost &
   Pick<McpHost, 'requiresApproval' | 'statuses'> &
   Partial<OfferHost> &
-  Partial<Pick<McpHost, 'watch' | 'unwatch' | 'setLogLevel' | 'listResources'>>;
+  Partial<Pick<McpHost, 'watch' | 'unwatch' | 'setLogLevel' | 'listResources' | 'completePromptArgument'>>;
 
 function isOfferHost(host: SessionHost): host is SessionHost & OfferHost {
   return host.listPrompts !== undefined && host.getPrompt !== undefined && host.readResource !== undefined;
@@ -55,6 +55,9 @@ export class StatusFeed extends Feed<void> {}
 /** Lines a server's announcements bring between turns (a watched resource changed). */
 export class NoticeFeed extends Feed<string> {}
 
+/** A server announced that its prompts or resources changed. */
+export class OffersFeed extends Feed<void> {}
+
 export interface SessionOptions {
   /** Model calls allowed per turn; `DEFAULT_MAX_STEPS` when not given. */
   maxSteps?: number;
@@ -64,6 +67,8 @@ export interface SessionOptions {
   status?: StatusFeed;
   /** Where the host's announcements are said; a session whose host announces nothing needs none. */
   notices?: NoticeFeed;
+  /** Where the host says a server's prompts or resources changed. */
+  offersChanged?: OffersFeed;
 }
 
 export class ChatSession {
@@ -74,6 +79,8 @@ export class ChatSession {
   private known: { prompts: PromptInfo[]; resources: ResourceInfo[] } = { prompts: [], resources: [] };
   /** The servers that were up when `known` was last asked for. */
   private offersFrom: string | undefined;
+  /** Counts `refreshOffers` listings, so only the latest one's answer is kept. */
+  private looks = 0;
 
   constructor(
     readonly runtime: Runtime,
@@ -84,6 +91,11 @@ export class ChatSession {
     this.debugOn = runtime.debug;
     this.status = options.status ?? new StatusFeed();
     this.notices = options.notices ?? new NoticeFeed();
+    // Changed prompts or resources are listed again on the next look, which a status change brings.
+    options.offersChanged?.subscribe(() => {
+      this.offersFrom = undefined;
+      this.status.notify();
+    });
     const { config, log } = runtime;
     this.chatbot = new MCPChatbot({
       llm,
@@ -100,15 +112,19 @@ export class ChatSession {
     });
   }
 
-  /** A typed line as a turn: a prompt's messages or attached resources first, when the line asks for them. */
-  async *runTurn(text: string, signal?: AbortSignal): AsyncGenerator<TurnEvent> {
-    const input = await this.resolveInput(text);
+  /**
+   * A typed line as a turn: a prompt's messages or attached resources first, when the line asks
+   * for them. `given`: prompt arguments the user gave apart from the line (the REPL asked for them).
+   */
+  async *runTurn(text: string, signal?: AbortSignal, given?: Record<string, string>): AsyncGenerator<TurnEvent> {
+    const input = await this.resolveInput(text, given);
     if (input.type === 'error') {
       yield {
         type: 'error',
         message: input.message,
         ...(input.hint ? { hint: input.hint } : {}),
         ...(input.usage ? { usage: true } : {}),
+        ...(input.missing ? { missing: input.missing } : {}),
       };
       return;
     }
@@ -116,12 +132,26 @@ export class ChatSession {
     yield* this.chatbot.runTurn(input.messages, signal);
   }
 
-  private async resolveInput(text: string): Promise<ResolvedInput> {
+  private async resolveInput(text: string, given?: Record<string, string>): Promise<ResolvedInput> {
     const host = this.host;
     // A host that offers no prompts or resources (a test's in-process host) takes every line as typed.
     if (!isOfferHost(host)) return { type: 'messages', messages: [{ role: 'user', content: text }], notices: [] };
     const servers = this.runtime.config.servers.map((server) => server.name);
-    return resolveTurnInput(text, host, servers);
+    return resolveTurnInput(text, host, servers, given);
+  }
+
+  /**
+   * Tab on a prompt argument: the values the prompt's server suggests for what is typed so far,
+   * given the arguments typed before it. `prompt` as after the slash (`server:name` or a unique name).
+   */
+  async completeArgument(
+    prompt: string,
+    argument: { name: string; value: string },
+    typed: Record<string, string>,
+  ): Promise<string[]> {
+    const found = findPrompt(prompt, this.known.prompts);
+    if (!found || Array.isArray(found) || !this.host.completePromptArgument) return [];
+    return this.host.completePromptArgument(found.server, found.name, argument, typed);
   }
 
   /** The prompts of the running servers (for `help`); remembered for `isPromptName` and completion. */
@@ -143,9 +173,14 @@ export class ChatSession {
       .join(' ');
     if (ready === this.offersFrom) return;
     this.offersFrom = ready;
+    const look = ++this.looks;
     const host = this.host;
-    const [resources] = await Promise.all([host.listResources ? host.listResources() : [], this.prompts()]);
-    this.known = { ...this.known, resources };
+    const [resources, prompts] = await Promise.all([
+      host.listResources ? host.listResources() : [],
+      isOfferHost(host) ? host.listPrompts() : [],
+    ]);
+    // A later look (a change announced meanwhile) may have finished first: the older answer must not win.
+    if (look === this.looks) this.known = { prompts, resources };
   }
 
   /** What the running servers offered at the last look: for Tab completion, which cannot wait. */
@@ -269,14 +304,16 @@ function toolSelection(runtime: Runtime, llm: SessionLlm): ToolSelection {
 export function openChatSession(runtime: Runtime): { session: ChatSession; host: McpHost } {
   const status = new StatusFeed();
   const notices = new NoticeFeed();
+  const offersChanged = new OffersFeed();
   const { servers, roots } = runtime.config;
   const host = new McpHost(servers, {
     log: runtime.log,
     onStatus: () => status.notify(),
     roots,
     onResourceUpdated: (server, uri) => notices.notify(`@${server}:${uri} changed.`),
+    onOffersChanged: () => offersChanged.notify(),
   });
   const llm = createOllamaClient(runtime.config.ollama, runtime.log);
-  const session = new ChatSession(runtime, host, llm, { status, notices });
+  const session = new ChatSession(runtime, host, llm, { status, notices, offersChanged });
   return { session, host };
 }

@@ -4,7 +4,7 @@
  * input; `@server:uri` in a message attaches the resource's text. Anything else is the message as
  * typed. A prompt or a resource that cannot be had is an error before the model sees anything.
  */
-import { type PromptInfo, promptUsage } from '../chat/offers.js';
+import { type MissingArguments, type PromptInfo, promptUsage } from '../chat/offers.js';
 import type { ChatMessage } from '../chat/types.js';
 import { errorMessage } from '../shared/errors.js';
 
@@ -18,7 +18,7 @@ export interface OfferHost {
 export type ResolvedInput =
   | { type: 'messages'; messages: ChatMessage[]; notices: string[] }
   /** `usage`: the line itself is wrong (a missing argument), which a script reports with exit 2. */
-  | { type: 'error'; message: string; hint?: string; usage: boolean };
+  | { type: 'error'; message: string; hint?: string; usage: boolean; missing?: MissingArguments };
 
 /** Resources one message may attach, and characters of each: a mention must not flood the context. */
 const MAX_MENTIONS = 5;
@@ -30,7 +30,8 @@ const ARGUMENT = /^([^\s=]+)=(?:"([^"]*)"|'([^']*)'|(\S*))(?:\s+|$)/;
 /** `@server:uri`; trailing punctuation belongs to the sentence, not the URI. */
 const MENTION = /@([A-Za-z0-9][A-Za-z0-9_-]*):(\S+?)(?=[.,;!?)\]]*(?:\s|$))/g;
 
-function parseArguments(text: string): Record<string, string> | string {
+/** `key=value …` into its pairs, or the first word that is not one. */
+export function parseArguments(text: string): Record<string, string> | string {
   const args: Record<string, string> = {};
   let rest = text.trim();
   while (rest !== '') {
@@ -43,7 +44,7 @@ function parseArguments(text: string): Record<string, string> | string {
 }
 
 /** The prompt a `/word` names: `server:name`, or a name only one server has. */
-function findPrompt(word: string, prompts: PromptInfo[]): PromptInfo | PromptInfo[] | undefined {
+export function findPrompt(word: string, prompts: PromptInfo[]): PromptInfo | PromptInfo[] | undefined {
   const colon = word.indexOf(':');
   if (colon > 0) {
     const server = word.slice(0, colon).toLowerCase();
@@ -54,11 +55,17 @@ function findPrompt(word: string, prompts: PromptInfo[]): PromptInfo | PromptInf
   return named.length === 1 ? named[0] : named.length > 1 ? named : undefined;
 }
 
-async function runPrompt(prompt: PromptInfo, argumentText: string, host: OfferHost): Promise<ResolvedInput> {
+async function runPrompt(
+  prompt: PromptInfo,
+  argumentText: string,
+  given: Record<string, string>,
+  host: OfferHost,
+): Promise<ResolvedInput> {
   const usage = `Usage: ${promptUsage(prompt)}`;
-  const args = parseArguments(argumentText);
-  if (typeof args === 'string')
-    return { type: 'error', message: `prompt arguments are key=value, not "${args}"`, hint: usage, usage: true };
+  const typed = parseArguments(argumentText);
+  if (typeof typed === 'string')
+    return { type: 'error', message: `prompt arguments are key=value, not "${typed}"`, hint: usage, usage: true };
+  const args = { ...typed, ...given };
   const known = new Set(prompt.arguments.map((arg) => arg.name));
   const unknown = Object.keys(args).filter((name) => !known.has(name));
   if (unknown.length > 0) {
@@ -69,7 +76,8 @@ async function runPrompt(prompt: PromptInfo, argumentText: string, host: OfferHo
   if (missing.length > 0) {
     const names = missing.map((arg) => (arg.description ? `${arg.name} (${arg.description})` : arg.name));
     const message = `${prompt.server}:${prompt.name} needs ${names.join(', ')}`;
-    return { type: 'error', message, hint: usage, usage: true };
+    const asked = { prompt: `${prompt.server}:${prompt.name}`, arguments: missing };
+    return { type: 'error', message, hint: usage, usage: true, missing: asked };
   }
   try {
     const messages = await host.getPrompt(prompt.server, prompt.name, args);
@@ -119,7 +127,13 @@ async function withResources(text: string, host: OfferHost, servers: string[]): 
   return { type: 'messages', messages: [{ role: 'user', content: parts.join('\n\n') }], notices };
 }
 
-export async function resolveTurnInput(text: string, host: OfferHost, servers: string[]): Promise<ResolvedInput> {
+/** `given`: argument values the user gave apart from the line (answers to the REPL's questions). */
+export async function resolveTurnInput(
+  text: string,
+  host: OfferHost,
+  servers: string[],
+  given: Record<string, string> = {},
+): Promise<ResolvedInput> {
   const line = PROMPT_LINE.exec(text.trim());
   if (line) {
     const [, word = '', argumentText = ''] = line;
@@ -134,7 +148,7 @@ export async function resolveTurnInput(text: string, host: OfferHost, servers: s
         usage: true,
       };
     }
-    if (found) return runPrompt(found, argumentText, host);
+    if (found) return runPrompt(found, argumentText, given, host);
     const colon = word.indexOf(':');
     if (colon > 0 && servers.some((server) => server.toLowerCase() === word.slice(0, colon).toLowerCase())) {
       const server = word.slice(0, colon);

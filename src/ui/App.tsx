@@ -7,7 +7,8 @@ import { Box, Static, useApp, useInput, useStdout, type Key } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { ChatSession } from '../session/chat-session.js';
 import { approvalKey } from './approval-keys.js';
-import { isBusy } from './chat-state.js';
+import { askedArgument, isBusy } from './chat-state.js';
+import { completeLine } from './completion.js';
 import { HistoryItemView } from './components/HistoryItemView.js';
 import { PendingView } from './components/PendingView.js';
 import { Prompt } from './components/Prompt.js';
@@ -24,13 +25,31 @@ const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
 
 interface KeyContext {
   chat: ChatController;
-  line: LineState;
+  /** The line now: a server's suggestions arrive after the key that asked for them. */
+  currentLine: () => LineState;
   setLine: (next: LineState) => void;
   exit: () => void;
 }
 
+/**
+ * Tab on a prompt argument's value asks its server; the suggestions complete the line only if it
+ * has not changed meanwhile. False when the line is not one, for the usual completion.
+ */
+function completeArgument({ chat, currentLine, setLine }: KeyContext): boolean {
+  const line = currentLine();
+  const asking = chat.current().asking !== undefined;
+  const suggestions = chat.argumentCompletions(line);
+  if (!suggestions) return asking;
+  void suggestions.then((candidates) => {
+    if (currentLine() === line) setLine(completeLine(line, () => candidates, asking));
+  });
+  return true;
+}
+
 /** One key press: an approval answer, a cancel or quit, or an edit of the input line. */
-function handleKey(input: string, key: Key, { chat, line, setLine, exit }: KeyContext): void {
+function handleKey(input: string, key: Key, context: KeyContext): void {
+  const { chat, setLine, exit } = context;
+  const line = context.currentLine();
   const state = chat.current();
   if (state.activity.type === 'approval' && approvalKey(input, key, state.activity, chat.approval)) return;
   if ((key.ctrl && input === 'c') || key.escape) {
@@ -46,6 +65,7 @@ function handleKey(input: string, key: Key, { chat, line, setLine, exit }: KeyCo
   }
   // While a turn runs the line can be edited, but Enter waits for the turn to end.
   if (key.return && !idle) return;
+  if (key.tab && completeArgument(context)) return;
   const result = editLine(line, input, key, (word) => completionsFor(word, chat.offers()));
   setLine(result.state);
   if (result.submitted) chat.submit(result.submitted);
@@ -70,7 +90,7 @@ export function App({ session }: AppProps): React.JSX.Element {
     if (state.exiting) exit();
   }, [state.exiting, exit]);
 
-  useInput((input, key) => handleKey(input, key, { chat, line: lineRef.current, setLine, exit }));
+  useInput((input, key) => handleKey(input, key, { chat, currentLine: () => lineRef.current, setLine, exit }));
 
   const width = stdout.columns || 80;
   return (
@@ -84,7 +104,7 @@ export function App({ session }: AppProps): React.JSX.Element {
       </Static>
       <PendingView activity={state.activity} streamed={state.streamed} width={width} />
       <StatusBar model={session.model} ollama={state.ollama} servers={state.servers} />
-      <Prompt line={line} busy={isBusy(state)} />
+      <Prompt line={line} busy={isBusy(state)} asking={state.asking && askedArgument(state.asking)?.name} />
     </Box>
   );
 }

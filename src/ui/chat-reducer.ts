@@ -6,7 +6,7 @@ import type { ServerStatus } from '../session/chat-session.js';
 import { displayName } from '../chat/tool-naming.js';
 import { wholeArguments } from '../present/argument-views.js';
 import { assertNever } from '../shared/errors.js';
-import { addItems, type ChatState } from './chat-state.js';
+import { addItems, askedArgument, type AskingArguments, type ChatState } from './chat-state.js';
 import type { CommandResult, ParsedInput } from './commands.js';
 import type { AllowingDecision, ApprovalActivity, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
@@ -30,7 +30,12 @@ export type ChatAction =
   | { type: 'ollama-checked'; status: OllamaStatus }
   /** A line the user sent: it stays in the scrollback, commands included, so their output has a heading. */
   | { type: 'submitted'; text: string; parsed: ParsedInput }
-  | { type: 'command-done'; result: CommandResult };
+  | { type: 'command-done'; result: CommandResult }
+  /** A prompt's line left out required arguments: each is asked for in turn. */
+  | { type: 'ask-arguments'; asking: AskingArguments }
+  /** A line typed while an argument was asked for: its value. */
+  | { type: 'argument-answered'; value: string }
+  | { type: 'asking-cancelled' };
 
 /** Said after a failed start check: the REPL keeps working without the model. */
 const DEGRADED_NOTE = 'Built-in commands work meanwhile; the next message tries Ollama again.';
@@ -71,12 +76,45 @@ function submitted(state: ChatState, text: string, parsed: ParsedInput): ChatSta
   return addItems(withLine, { type: 'error', text: `Unknown command ${parsed.text}.${suggestion}`, hint });
 }
 
+type AskingStep = Extract<ChatAction, { type: 'ask-arguments' | 'argument-answered' | 'asking-cancelled' }>;
+
+function askingStep(state: ChatState, action: AskingStep): ChatState {
+  switch (action.type) {
+    case 'ask-arguments': {
+      const { asking } = action;
+      const names = asking.arguments.map((arg) => (arg.description ? `${arg.name} (${arg.description})` : arg.name));
+      const text = `${asking.prompt} needs ${names.join(', ')}: type each and press Enter (Tab suggests, Esc cancels).`;
+      return addItems({ ...state, asking }, { type: 'info', text });
+    }
+    case 'argument-answered': {
+      const asking = state.asking;
+      const argument = asking && askedArgument(asking);
+      if (!asking || !argument) return state;
+      if (action.value === '')
+        return addItems(state, { type: 'error', text: `${argument.name} needs a value.`, hint: 'Esc cancels.' });
+      const answers = { ...asking.answers, [argument.name]: action.value };
+      return addItems(
+        { ...state, asking: { ...asking, answers } },
+        { type: 'user', text: `${argument.name}=${action.value}` },
+      );
+    }
+    case 'asking-cancelled': {
+      if (!state.asking) return state;
+      return addItems({ ...state, asking: undefined }, { type: 'info', text: `Cancelled /${state.asking.prompt}.` });
+    }
+    default:
+      return assertNever(action);
+  }
+}
+
 export function reduceChat(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'add':
       return addItems(state, ...action.items);
-    case 'turn-started':
-      return { ...state, activity: { type: 'waiting' }, streamed: '' };
+    case 'turn-started': {
+      // A turn runs the asked prompt with its answers, or something else entirely: the question is over.
+      return { ...state, asking: undefined, activity: { type: 'waiting' }, streamed: '' };
+    }
     case 'turn-event':
       return applyTurnEvent(state, action);
     case 'approval-ready':
@@ -101,6 +139,10 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       const cleared = result.clear ? { ...state, items: [], epoch: state.epoch + 1 } : state;
       return addItems({ ...cleared, exiting: state.exiting || result.exit === true }, ...result.items);
     }
+    case 'ask-arguments':
+    case 'argument-answered':
+    case 'asking-cancelled':
+      return askingStep(state, action);
     default:
       return assertNever(action);
   }

@@ -2,6 +2,7 @@
  * The REPL's state: the screen's history, the pending activity, server and Ollama states.
  * Plain data; `chat-reducer.ts` is the only place it changes.
  */
+import type { MissingArguments } from '../chat/offers.js';
 import type { ServerStatus } from '../session/chat-session.js';
 import type { Activity, HistoryItem, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
@@ -18,6 +19,19 @@ export interface ChatState {
   /** Changes when the screen is cleared, so `<Static>` starts afresh. */
   epoch: number;
   exiting: boolean;
+  /** A prompt's required arguments being asked for, one per line, before its turn runs. */
+  asking?: AskingArguments | undefined;
+}
+
+export interface AskingArguments extends MissingArguments {
+  /** The line that ran the prompt, run again with the answers. */
+  line: string;
+  answers: Record<string, string>;
+}
+
+/** The argument the question is about: the first not answered yet. */
+export function askedArgument(asking: AskingArguments): MissingArguments['arguments'][number] | undefined {
+  return asking.arguments.find((argument) => !(argument.name in asking.answers));
 }
 
 export function initialChatState(banner: { model: string; configSource: string }, servers: ServerStatus[]): ChatState {

@@ -112,7 +112,7 @@ function helpText(prompts: PromptInfo[]): string {
     ...promptLines,
     '',
     'Attach a resource to a message with @server:uri (mcp-chat resources lists them).',
-    'Keys: Enter sends · ↑/↓ history · Esc or Ctrl+C cancels a reply',
+    'Keys: Enter sends · Tab completes (commands, prompts, their arguments, @resources) · ↑/↓ history · Esc or Ctrl+C cancels a reply',
   ].join('\n');
 }
 

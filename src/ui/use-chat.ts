@@ -8,7 +8,9 @@ import type { TurnEvent } from '../chat/types.js';
 import type { ApprovalControls } from './approval-keys.js';
 import type { ChatSession } from '../session/chat-session.js';
 import { OllamaError, errorMessage } from '../shared/errors.js';
-import { initialChatState, isBusy, type ChatState } from './chat-state.js';
+import { askedArgument, initialChatState, isBusy, type ChatState } from './chat-state.js';
+import { argumentAtCursor, argumentValue } from './completion.js';
+import type { LineState } from './line-editor.js';
 import { ChatStore } from './chat-store.js';
 import { parseInput, runCommand } from './commands.js';
 import type { Activity } from './history.js';
@@ -27,6 +29,11 @@ export interface ChatController {
   approval: ApprovalControls;
   /** What the running servers offered at the last look (prompts, resources), for Tab. */
   offers: () => ChatSession['knownOffers'];
+  /**
+   * Tab on a prompt argument's value (on a `/prompt key=` line, or answering a question for one):
+   * the server's suggestions, as the word would become; undefined when the line is not one.
+   */
+  argumentCompletions: (line: LineState) => Promise<string[]> | undefined;
 }
 
 /** Makes the approval question ready once no key has come for a moment (a key typed ahead makes a new activity). */
@@ -73,6 +80,7 @@ async function runChatTurn(
   store: ChatStore,
   turn: MutableRefObject<AbortController | undefined>,
   text: string,
+  given: Record<string, string> = {},
 ): Promise<void> {
   const controller = new AbortController();
   turn.current = controller;
@@ -80,9 +88,12 @@ async function runChatTurn(
   const dispatchEvent = (event: TurnEvent): void => store.dispatch({ type: 'turn-event', event, debug: session.debug });
   const batcher = new StreamBatcher((streamed) => dispatchEvent({ type: 'assistant-delta', text: streamed }));
   try {
-    for await (const event of session.runTurn(text, controller.signal)) {
+    for await (const event of session.runTurn(text, controller.signal, given)) {
       if (event.type === 'assistant-delta') batcher.append(event.text);
-      else {
+      else if (event.type === 'error' && event.missing) {
+        // A person is here to answer: ask for what the prompt needs rather than explain its usage.
+        store.dispatch({ type: 'ask-arguments', asking: { ...event.missing, line: text, answers: given } });
+      } else {
         if (commitsStreamed(event)) batcher.flush();
         else if (event.type === 'final') batcher.dispose();
         dispatchEvent(event);
@@ -127,6 +138,12 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
   const submit = useCallback(
     (text: string) => {
       if (isBusy(store.getState())) return;
+      if (store.getState().asking) {
+        store.dispatch({ type: 'argument-answered', value: text.trim() });
+        const asking = store.getState().asking;
+        if (asking && !askedArgument(asking)) void runChatTurn(session, store, turn, asking.line, asking.answers);
+        return;
+      }
       const parsed = parseInput(text, (word) => session.isPromptName(word));
       store.dispatch({ type: 'submitted', text, parsed });
       if (parsed.type === 'message') void runChatTurn(session, store, turn, parsed.text);
@@ -141,6 +158,10 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
   );
 
   const cancel = useCallback((): boolean => {
+    if (store.getState().asking) {
+      store.dispatch({ type: 'asking-cancelled' });
+      return true;
+    }
     if (!isBusy(store.getState())) return false;
     turn.current?.abort();
     return true;
@@ -150,5 +171,21 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
   useApprovalWait(store, state.activity);
 
   const offers = useCallback(() => session.knownOffers, [session]);
-  return { state, current: store.getState, submit, cancel, approval, offers };
+  const argumentCompletions = useCallback(
+    (line: LineState): Promise<string[]> | undefined => {
+      const asking = store.getState().asking;
+      const argument = asking && askedArgument(asking);
+      if (asking && argument) {
+        const value = line.text.slice(0, line.cursor);
+        return session.completeArgument(asking.prompt, { name: argument.name, value }, asking.answers);
+      }
+      const at = argumentAtCursor(line);
+      if (!at) return undefined;
+      return session
+        .completeArgument(at.prompt, at.argument, at.typed)
+        .then((values) => values.map((value) => at.prefix + argumentValue(value)));
+    },
+    [session, store],
+  );
+  return { state, current: store.getState, submit, cancel, approval, offers, argumentCompletions };
 }

@@ -1,10 +1,11 @@
 /**
  * What servers offer besides tools, as a person sees it in the REPL (tmux, the built binary,
- * the fake Ollama, server-everything): `help` lists the prompts, `/server:prompt` runs one, an
- * @mention attaches a resource, and a long call shows its progress while it runs.
+ * the fake Ollama, server-everything): `help` lists the prompts, `/server:prompt` runs one (asking
+ * for what it needs), an @mention attaches a resource, Tab completes what the server suggests,
+ * and a long call shows its progress while it runs.
  */
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 import { useReplSession } from '../helpers/repl-session.js';
 import { TmuxPane } from '../helpers/tmux.js';
@@ -21,7 +22,7 @@ describe.skipIf(!TmuxPane.available())('MCP features in the REPL', () => {
           command: 'node',
           args: [EVERYTHING, 'stdio'],
           trust: true,
-          alwaysAllow: ['toggle-subscriber-updates'],
+          alwaysAllow: ['toggle-subscriber-updates', 'gzip-file-as-resource'],
         },
       },
     },
@@ -43,10 +44,68 @@ describe.skipIf(!TmuxPane.available())('MCP features in the REPL', () => {
     expect(sent?.messages.at(-1)).toEqual({ role: 'user', content: 'This is a simple prompt without arguments.' });
   });
 
-  it('a prompt without its required argument says which, and how to write it', async () => {
+  /** The last user message the model was sent. */
+  const lastSent = () =>
+    repl.ollama.chatRequests
+      .filter((request) => request.messages.length > 0)
+      .at(-1)
+      ?.messages.at(-1);
+
+  it('a prompt without its required argument asks for it, then runs with the answer', async () => {
+    repl.ollama.script('Sunny in Lisbon.');
     repl.pane.type('/everything:args-prompt', 'Enter');
-    await repl.shows('everything:args-prompt needs city (Name of the city)');
-    await repl.shows('Usage: /everything:args-prompt city=<city> [state=…]');
+    await repl.shows('everything:args-prompt needs city (Name of the city): type each and press Enter');
+    await repl.shows('city ›');
+    repl.pane.type('Lisbon', 'Enter');
+    await repl.shows('Sunny in Lisbon.');
+    expect(lastSent()).toEqual({ role: 'user', content: "What's weather in Lisbon?" });
+  });
+
+  it('Esc leaves the question and nothing reaches the model', async () => {
+    const requests = repl.ollama.chatRequests.length;
+    repl.pane.type('/everything:args-prompt', 'Enter');
+    await repl.shows('city ›');
+    repl.pane.type('', 'Escape');
+    await repl.shows('Cancelled /everything:args-prompt.');
+    expect(repl.pane.screen()).not.toContain('city ›');
+    expect(repl.ollama.chatRequests.length).toBe(requests);
+  });
+
+  it('Tab completes a prompt argument from the server, narrowed by the one before it, on the line and when asked', async () => {
+    repl.pane.type('/everything:completable-prompt department=Eng', 'Tab');
+    await repl.shows('› /everything:completable-prompt department=Engineering');
+    repl.pane.type('name=A', 'Tab');
+    await repl.shows('› /everything:completable-prompt department=Engineering name=Alice');
+    repl.pane.type('', 'C-u');
+    repl.ollama.script('Promoted.');
+    repl.pane.type('/everything:completable-prompt', 'Enter');
+    await repl.shows('department ›');
+    repl.pane.type('Sa', 'Tab');
+    await repl.shows('department › Sales');
+    repl.pane.type('', 'Enter');
+    await repl.shows('name ›');
+    repl.pane.type('D', 'Tab');
+    await repl.shows('name › David');
+    repl.pane.type('', 'Enter');
+    await repl.shows('Promoted.');
+    expect(lastSent()).toEqual({ role: 'user', content: 'Please promote David to the head of the Sales team.' });
+  });
+
+  it('a resource a server adds while the chat runs is offered by Tab once the server announces it', async () => {
+    const data = `data:text/plain;base64,${Buffer.from('hello').toString('base64')}`;
+    repl.ollama.script(textCall('gzip-file-as-resource', { name: 'hello.txt.gz', data }), 'Compressed.');
+    repl.pane.type('compress hello for me', 'Enter');
+    await repl.shows('Compressed.');
+    // The announcement and the listing it brings run beside the turn: Tab finds the resource once they are done.
+    await vi.waitFor(
+      () => {
+        repl.pane.type('', 'C-u');
+        repl.pane.type('@everything:demo://resource/session/hel', 'Tab');
+        expect(repl.pane.screen()).toContain('› @everything:demo://resource/session/hello.txt.gz');
+      },
+      { timeout: 10_000, interval: 300 },
+    );
+    repl.pane.type('', 'C-u');
   });
 
   it('an @mention attaches the resource: the screen says what was attached', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCall, TurnEvent } from '../../src/chat/types.js';
 import { reduceChat, type ChatAction } from '../../src/ui/chat-reducer.js';
-import { initialChatState, isBusy, type ChatState } from '../../src/ui/chat-state.js';
+import { askedArgument, initialChatState, isBusy, type ChatState } from '../../src/ui/chat-state.js';
 
 const start = (): ChatState => initialChatState({ model: 'llama3.2', configSource: '/cfg.json' }, []);
 const run = (state: ChatState, ...actions: ChatAction[]): ChatState => actions.reduce(reduceChat, state);
@@ -92,6 +92,35 @@ describe('chat reducer', () => {
       progress: new Map([[slow, { progress: 3, total: 4 }]]),
     });
     expect(run(state, event({ type: 'tool-progress', call: write, step: 1, progress: { progress: 1 } }))).toBe(state);
+  });
+
+  it("a prompt's missing arguments are asked one at a time; an empty answer asks again; a turn or Esc ends it", () => {
+    const asking = {
+      prompt: 'everything:completable-prompt',
+      arguments: [
+        { name: 'department', description: 'Choose the department.', required: true },
+        { name: 'name', required: true },
+      ],
+      line: '/everything:completable-prompt',
+      answers: {},
+    };
+    let state = run(start(), { type: 'ask-arguments', asking });
+    expect(state.items.at(-1)).toMatchObject({
+      type: 'info',
+      text: 'everything:completable-prompt needs department (Choose the department.), name: type each and press Enter (Tab suggests, Esc cancels).',
+    });
+    expect(isBusy(state)).toBe(false);
+    expect(askedArgument(state.asking ?? asking)?.name).toBe('department');
+    state = run(state, { type: 'argument-answered', value: '' });
+    expect(state.items.at(-1)).toMatchObject({ type: 'error', text: 'department needs a value.' });
+    state = run(state, { type: 'argument-answered', value: 'Sales' });
+    expect(state.items.at(-1)).toMatchObject({ type: 'user', text: 'department=Sales' });
+    expect(state.asking?.answers).toEqual({ department: 'Sales' });
+    expect(askedArgument(state.asking ?? asking)?.name).toBe('name');
+    expect(run(state, { type: 'turn-started' }).asking).toBeUndefined();
+    const cancelled = run(state, { type: 'asking-cancelled' });
+    expect(cancelled.asking).toBeUndefined();
+    expect(cancelled.items.at(-1)).toMatchObject({ type: 'info', text: 'Cancelled /everything:completable-prompt.' });
   });
 
   it('debug shows which tools a request offered and why, the budget and what they took', () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PromptInfo, ResourceInfo } from '../../src/chat/offers.js';
 import { completionsFor } from '../../src/ui/commands.js';
+import { argumentAtCursor, argumentValue, completeLine } from '../../src/ui/completion.js';
 import { editLine, emptyLine, type LineState } from '../../src/ui/line-editor.js';
 
 const prompt = (server: string, name: string): PromptInfo => ({ server, name, arguments: [] });
@@ -40,5 +41,38 @@ describe('Tab completion', () => {
 
   it('a plain word, or nothing that matches, changes nothing', () => {
     for (const line of [typed('hello'), typed('/zzz'), typed('@nowhere:'), typed('')]) expect(tab(line)).toEqual(line);
+  });
+});
+
+describe('a prompt argument at the cursor', () => {
+  it('names the prompt, the argument and the value typed so far, with the arguments before it', () => {
+    expect(argumentAtCursor(typed('/everything:completable-prompt department=Sales name=Da'))).toEqual({
+      prompt: 'everything:completable-prompt',
+      argument: { name: 'name', value: 'Da' },
+      typed: { department: 'Sales' },
+      prefix: 'name=',
+    });
+    expect(argumentAtCursor(typed('/args-prompt city="São Paulo" state='))).toMatchObject({
+      prompt: 'args-prompt',
+      argument: { name: 'state', value: '' },
+      typed: { city: 'São Paulo' },
+    });
+  });
+
+  it('is no argument anywhere else: a message, a bare prompt, a word without =, or the cursor elsewhere', () => {
+    for (const line of [
+      typed('tell me about city=Lisbon'),
+      typed('/everything:args-prompt'),
+      typed('/everything:args-prompt Lisbon'),
+      typed('/everything:args-prompt city=Lis more', 28),
+    ])
+      expect(argumentAtCursor(line)).toBeUndefined();
+  });
+
+  it('a suggested value with a space is quoted; an answer line completes whole, spaces and all', () => {
+    expect(argumentValue('New York')).toBe('"New York"');
+    expect(argumentValue('Lisbon')).toBe('Lisbon');
+    expect(completeLine(typed('New Y'), () => ['New York', 'Newark'], true)).toMatchObject({ text: 'New York ' });
+    expect(completeLine(typed('New Y'), () => ['New York'])).toEqual(typed('New Y'));
   });
 });

@@ -54,6 +54,17 @@ describe('resolveTurnInput', () => {
     expect(asked).toEqual([]);
   });
 
+  it('a missing required argument names what to ask for; answers given apart from the line complete it', async () => {
+    const { host, asked } = offerHost([weather]);
+    expect(await resolveTurnInput('/args-prompt state=SP', host, ['everything'])).toMatchObject({
+      type: 'error',
+      missing: { prompt: 'everything:args-prompt', arguments: [{ name: 'city', required: true }] },
+    });
+    const input = await resolveTurnInput('/args-prompt state=SP', host, ['everything'], { city: 'Porto Alegre' });
+    expect(input).toMatchObject({ type: 'messages', messages: [{ role: 'user', content: 'weather in Porto Alegre' }] });
+    expect(asked).toEqual([{ server: 'everything', name: 'args-prompt', args: { state: 'SP', city: 'Porto Alegre' } }]);
+  });
+
   it('a prompt name two servers share must be named with its server', async () => {
     const { host } = offerHost([weather, { ...weather, server: 'other' }]);
     const input = await resolveTurnInput('/args-prompt city=Rome', host, ['everything', 'other']);
