@@ -37,6 +37,8 @@ const server: StdioServerConfig = {
   alwaysInclude: [],
   // Its `sleep` tool says it is read-only; trusted, so the chatbot may run it without asking, and together.
   trust: true,
+  sampling: 'deny',
+  elicitation: 'deny',
 };
 
 /** Three calls to `lab.sleep` for a user message, then an answer once their results are in. */

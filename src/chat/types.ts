@@ -107,6 +107,10 @@ export interface LlmRequest {
   /** Offered only in native tool mode. */
   tools?: LlmToolDefinition[];
   signal?: AbortSignal;
+  /** Another model than the chat's, for this request only (a server's sampling request may name one). */
+  model?: string;
+  /** Model options for this request, over the config's (`num_predict`, `temperature`, `stop`). */
+  options?: Record<string, unknown>;
 }
 
 export type LlmChunk =

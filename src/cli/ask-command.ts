@@ -13,6 +13,7 @@ import type { Runtime } from '../session/runtime.js';
 import { formatCall, formatToolLine } from '../present/tool-line.js';
 import { formatProgress } from '../present/tool-progress.js';
 import { formatToolOffer } from '../present/tool-offer.js';
+import { scriptGate } from '../session/server-request-gate.js';
 import { withHost } from '../session/with-host.js';
 
 export interface AskOptions {
@@ -99,23 +100,29 @@ export async function askCommand(
   ollamaReady.catch(() => undefined);
   // A server disabled by a missing variable is the user's choice: say so at a terminal, keep scripts' stderr clean.
   const notices = { warn: output.warn, disabled: output.stderrIsTty ? output.warn : (): void => undefined };
-  return withHost(runtime, notices, async (host) => {
-    await ollamaReady;
-    const session = new ChatSession(runtime, host, llm, { maxSteps: options.maxSteps });
-    let outcome: AskOutcome | undefined;
-    const toolsOffered: ({ step: number } & ToolOffer)[] = [];
-    for await (const event of session.runTurn(prompt)) {
-      printEvent(event, runtime, output, options);
-      if (event.type === 'tools-offered') toolsOffered.push({ step: event.step, ...event.offer });
-      outcome ??= outcomeOf(event);
-    }
-    const result = outcome ?? { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
-    if (options.json) {
-      const { answer, steps, toolCalls } = result;
-      output.stdout(jsonForTerminal({ answer, model: llm.model, toolCalls, steps, toolsOffered }));
-    } else if (result.exitCode === ExitCode.ok) {
-      output.stdoutRaw('\n');
-    }
-    return result.exitCode;
-  });
+  const serverRequests = scriptGate(config.servers, () => llm, log, output.warn, options.yes === true);
+  return withHost(
+    runtime,
+    notices,
+    async (host) => {
+      await ollamaReady;
+      const session = new ChatSession(runtime, host, llm, { maxSteps: options.maxSteps });
+      let outcome: AskOutcome | undefined;
+      const toolsOffered: ({ step: number } & ToolOffer)[] = [];
+      for await (const event of session.runTurn(prompt)) {
+        printEvent(event, runtime, output, options);
+        if (event.type === 'tools-offered') toolsOffered.push({ step: event.step, ...event.offer });
+        outcome ??= outcomeOf(event);
+      }
+      const result = outcome ?? { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
+      if (options.json) {
+        const { answer, steps, toolCalls } = result;
+        output.stdout(jsonForTerminal({ answer, model: llm.model, toolCalls, steps, toolsOffered }));
+      } else if (result.exitCode === ExitCode.ok) {
+        output.stdoutRaw('\n');
+      }
+      return result.exitCode;
+    },
+    { serverRequests },
+  );
 }

@@ -5,6 +5,8 @@
 import { ExitCode, UsageError } from '../shared/errors.js';
 import type { Runtime } from '../session/runtime.js';
 import type { Output } from './output.js';
+import { createOllamaClient } from '../ollama/client.js';
+import { scriptGate } from '../session/server-request-gate.js';
 import { withHost } from '../session/with-host.js';
 
 const EXAMPLE = `mcp-chat call calculator evaluate '{"expression":"2+2"}'`;
@@ -30,6 +32,7 @@ export async function callCommand(
   runtime: Runtime,
   output: Output,
   target: { server: string; tool: string; json?: string },
+  options: { yes?: boolean } = {},
 ): Promise<number> {
   const args = parseCallArguments(target.json);
   const { config } = runtime;
@@ -52,6 +55,14 @@ export async function callCommand(
     (host) => host.callTool({ server: server.name, tool: target.tool, arguments: args }),
     {
       maxResultChars: Number.POSITIVE_INFINITY,
+      // The model is reached only if the server asks for a completion, and only as the policy allows.
+      serverRequests: scriptGate(
+        [server],
+        () => createOllamaClient(config.ollama, runtime.log),
+        runtime.log,
+        output.warn,
+        options.yes === true,
+      ),
     },
   );
   if (result.isError) {

@@ -53,7 +53,7 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
     .description('answer one prompt (from the arguments, or stdin when none or "-") and exit')
     .argument('[prompt...]', 'the prompt')
     .option('--json', 'print one JSON object: { answer, model, toolCalls, steps }')
-    .option('-y, --yes', 'approve tools that need approval (they are denied otherwise)')
+    .option('-y, --yes', 'approve tools that need approval, and servers asking to use the model (sampling)')
     .option('--max-steps <n>', 'model calls allowed for this prompt', parseMaxSteps, DEFAULT_MAX_STEPS)
     .action(async (words: string[], options: { json?: boolean; yes?: boolean; maxSteps: number }, command: Command) => {
       const runtime = await scriptRuntime(command, output);
@@ -98,10 +98,14 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
     .argument('<server>', 'server name from the configuration')
     .argument('<tool>', 'tool name')
     .argument('[json-args]', 'arguments as a JSON object, e.g. \'{"expression":"2+2"}\'')
-    .action(async (server: string, tool: string, json: string | undefined, _options: unknown, command: Command) => {
-      const { callCommand } = await import('./call-command.js');
-      setExitCode(await callCommand(await scriptRuntime(command, output), output, { server, tool, json }));
-    });
+    .option('-y, --yes', 'let a server that asks for a completion (sampling) use the model')
+    .action(
+      async (server: string, tool: string, json: string | undefined, options: { yes?: boolean }, command: Command) => {
+        const { callCommand } = await import('./call-command.js');
+        const runtime = await scriptRuntime(command, output);
+        setExitCode(await callCommand(runtime, output, { server, tool, json }, options));
+      },
+    );
 
   program
     .command('trust')

@@ -75,7 +75,10 @@ export function secondsToMs(seconds: number): number {
 function common(
   name: string,
   entry: ServerEntry,
-): Pick<ServerConfig, 'name' | 'description' | 'timeoutMs' | 'alwaysAllow' | 'alwaysInclude' | 'trust'> {
+): Pick<
+  ServerConfig,
+  'name' | 'description' | 'timeoutMs' | 'alwaysAllow' | 'alwaysInclude' | 'trust' | 'sampling' | 'elicitation'
+> {
   return {
     name,
     ...(entry.description === undefined ? {} : { description: entry.description }),
@@ -83,6 +86,8 @@ function common(
     alwaysAllow: entry.alwaysAllow ?? [],
     alwaysInclude: entry.alwaysInclude ?? [],
     trust: entry.trust ?? false,
+    sampling: entry.sampling ?? 'ask',
+    elicitation: entry.elicitation ?? 'ask',
   };
 }
 

@@ -13,6 +13,7 @@ const MAX_TIMEOUT_S = 2_147_483;
 const seconds = z.number().positive().max(MAX_TIMEOUT_S);
 
 const REMOTE_TYPES = ['remote', 'http', 'sse'] as const;
+const SERVER_REQUEST_POLICIES = ['ask', 'allow', 'deny'] as const;
 const LOCAL_TYPES = ['local', 'stdio'] as const;
 
 export const serverEntrySchema = z
@@ -31,6 +32,10 @@ export const serverEntrySchema = z
     /** Tools offered to the model on every request, even when the catalogue is over its budget. */
     alwaysInclude: z.array(z.string()).optional(),
     trust: z.boolean().optional(),
+    /** Whether the server may use the user's model (`sampling/createMessage`): ask each time by default. */
+    sampling: z.enum(SERVER_REQUEST_POLICIES).optional(),
+    /** Whether the server may ask the user for information (`elicitation/create`). */
+    elicitation: z.enum(SERVER_REQUEST_POLICIES).optional(),
     description: z.string().optional(),
   })
   .superRefine((entry, context) => {

@@ -32,7 +32,16 @@ interface ServerCommon {
    * mcp-chat ships are trusted, since any server can claim anything.
    */
   trust: boolean;
+  /** What happens when the server asks to use the user's model (`sampling`) or asks the user (`elicitation`). */
+  sampling: ServerRequestPolicy;
+  elicitation: ServerRequestPolicy;
 }
+
+/**
+ * `ask`: the user is asked each time (a script declines); `allow`: it runs without asking (a
+ * script too); `deny`: it is declined at once.
+ */
+export type ServerRequestPolicy = 'ask' | 'allow' | 'deny';
 
 export interface StdioServerConfig extends ServerCommon {
   kind: 'stdio';

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../shared/log.js';
 import { PACKAGE_VERSION } from '../shared/paths.js';
+import { answerServerRequests, SERVER_REQUEST_CAPABILITIES, type ServerRequestOptions } from './server-requests.js';
 
 export const CLIENT_INFO = { name: 'mcp-chat', version: PACKAGE_VERSION };
 
@@ -39,6 +40,8 @@ export interface ConnectOptions {
   onListChanged: (list: ServerList) => void;
   /** A resource the user watches (`resources/subscribe`) changed. */
   onResourceUpdated: (uri: string) => void;
+  /** Who answers the server's sampling and elicitation requests. */
+  serverRequests: Omit<ServerRequestOptions, 'log'>;
 }
 
 /** Announcements of one list within this window are one refresh. */
@@ -57,8 +60,9 @@ const LOG_LEVEL: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error' | 'fat
 };
 
 /**
- * A client that declares roots and answers `roots/list`, refreshes on list-change
- * announcements, and writes the server's log messages to our log at their level.
+ * A client that declares roots and answers `roots/list`, answers sampling and elicitation
+ * requests (through `serverRequests`), refreshes on list-change announcements, and writes the
+ * server's log messages to our log at their level.
  */
 export function createClient(options: ConnectOptions): Client {
   const changed = (list: ServerList) => ({
@@ -67,10 +71,11 @@ export function createClient(options: ConnectOptions): Client {
     onChanged: () => options.onListChanged(list),
   });
   const client = new Client(CLIENT_INFO, {
-    capabilities: { roots: { listChanged: true } },
+    capabilities: { roots: { listChanged: true }, ...SERVER_REQUEST_CAPABILITIES },
     listChanged: { tools: changed('tools'), prompts: changed('prompts'), resources: changed('resources') },
   });
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: options.roots }));
+  answerServerRequests(client, { ...options.serverRequests, log: options.log });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) =>
     options.onResourceUpdated(params.uri),
   );

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { McpError, ErrorCode, type LoggingLevel, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/types.js';
 import type { PromptInfo, ResourceInfo, ResourceTemplateInfo } from '../chat/offers.js';
+import { DeclinedRequest, type ServerRequestHandler } from '../chat/server-requests.js';
 import { displayName } from '../chat/tool-naming.js';
 import type {
   ChatMessage,
@@ -44,7 +45,16 @@ export interface HostOptions {
   onResourceUpdated?: (server: string, uri: string) => void;
   /** A server's prompts or resources changed. */
   onOffersChanged?: (server: string) => void;
+  /** Answers servers' sampling and elicitation requests; by default every one is declined. */
+  serverRequests?: ServerRequestHandler;
 }
+
+/** For a command with no one to ask and nothing to sample with (`tools`, `prompts`): every request declined. */
+const DECLINE_ALL: ServerRequestHandler = {
+  sample: () => Promise.reject(new DeclinedRequest('this mcp-chat command does not answer sampling requests')),
+  fillForm: () => Promise.resolve({ action: 'decline' }),
+  visitUrl: () => Promise.resolve('decline'),
+};
 
 export class McpHost implements ToolHost {
   private readonly servers: ManagedServer[];
@@ -68,6 +78,7 @@ export class McpHost implements ToolHost {
       roots,
       onResourceUpdated: options.onResourceUpdated ?? ignore,
       onOffersChanged: options.onOffersChanged ?? ignore,
+      serverRequests: options.serverRequests ?? DECLINE_ALL,
     };
     this.servers = configs.map((config) => new ManagedServer(config, deps));
   }

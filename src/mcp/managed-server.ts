@@ -6,6 +6,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress, Root, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { DeclinedRequest, type ServerRequestHandler } from '../chat/server-requests.js';
 import type { ServerConfig } from '../config/types.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
@@ -56,7 +57,12 @@ export interface ManagedServerDeps {
   onResourceUpdated: (server: string, uri: string) => void;
   /** The server's prompts or resources changed (`list_changed`): whoever keeps a copy asks again. */
   onOffersChanged: (server: string) => void;
+  /** Answers the server's sampling and elicitation requests. */
+  serverRequests: ServerRequestHandler;
 }
+
+/** Completions a server may ask of the user's model during one tool call: enough for real work, not a loop. */
+export const MAX_SAMPLING_PER_CALL = 10;
 
 export class ManagedServer {
   private connection: Connection | undefined;
@@ -73,6 +79,8 @@ export class ManagedServer {
   private readonly log: Logger;
   /** Resources the user watches: a restarted server knows nothing of them, so each start subscribes again. */
   private readonly watched = new Set<string>();
+  /** Sampling requests since the last call began. */
+  private samplingRequests = 0;
 
   constructor(
     readonly config: ServerConfig,
@@ -126,6 +134,11 @@ export class ManagedServer {
         roots: this.deps.roots,
         onListChanged: (list) => void this.onListChanged(list, generation),
         onResourceUpdated: (uri) => this.deps.onResourceUpdated(this.name, uri),
+        serverRequests: {
+          server: this.name,
+          handler: this.deps.serverRequests,
+          countSampling: () => this.countSampling(),
+        },
       });
       this.connection = connection;
       const tools = await listAllTools(connection);
@@ -141,6 +154,14 @@ export class ManagedServer {
       this.log.warn({ err: errorWithoutSecrets(error, secretValues(this.config)) }, 'server failed to start');
       this.setState('failed');
     }
+  }
+
+  private countSampling(): void {
+    this.samplingRequests += 1;
+    if (this.samplingRequests > MAX_SAMPLING_PER_CALL)
+      throw new DeclinedRequest(
+        `${this.name} asked for more than ${MAX_SAMPLING_PER_CALL} completions during one call; mcp-chat declines the rest`,
+      );
   }
 
   /** What the user watched before a restart; one that fails is logged, not a failed start. */
@@ -240,6 +261,7 @@ export class ManagedServer {
   ): Promise<CallToolResult> {
     const connection = this.connection;
     if (!connection) throw new Error(`server "${this.name}" is not connected`);
+    this.samplingRequests = 0;
     // The SDK never removes the listener it adds to the signal it is given, so it gets one that lives
     // only as long as this call: the caller's (a whole turn's) collects nothing, and an abort after the
     // call has finished cannot send a cancellation for it. Without a caller's signal there is nothing

@@ -96,10 +96,13 @@ class HttpOllamaClient implements OllamaClient {
   }
 
   async capabilities(): Promise<LlmCapabilities> {
-    const model = this.model;
+    return this.capabilitiesOf(this.model);
+  }
+
+  private async capabilitiesOf(model: string): Promise<LlmCapabilities> {
     let pending = this.capabilityCache.get(model);
     if (pending === undefined) {
-      pending = this.request((api) => api.show({ model })).then(readCapabilities);
+      pending = this.request((api) => api.show({ model }), { baseUrl: this.baseUrl, model }).then(readCapabilities);
       this.capabilityCache.set(model, pending);
       // A failed look-up is not remembered: the next call asks again.
       pending.catch(() => this.capabilityCache.delete(model));
@@ -116,9 +119,9 @@ class HttpOllamaClient implements OllamaClient {
   async *chat(request: LlmRequest): AsyncGenerator<LlmChunk> {
     const { signal } = request;
     if (signal?.aborted) throw abortError();
-    const target = this.target;
+    const target = request.model ? { baseUrl: this.baseUrl, model: request.model } : this.target;
     // Images are given only to a model that can see: asked of `/api/show` (cached) only when there are some.
-    const vision = carriesImages(request) && (await this.capabilities()).vision === true;
+    const vision = carriesImages(request) && (await this.capabilitiesOf(target.model)).vision === true;
     const body = buildChatBody({ ...this.settings, model: target.model }, request, vision);
     this.log.debug({ body: loggableBody(body) }, 'ollama chat request');
     const guard = this.guard(true, signal);

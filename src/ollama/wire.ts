@@ -99,12 +99,12 @@ export function loggableBody(body: StreamingChatRequest): StreamingChatRequest {
 
 export function buildChatBody(settings: OllamaSettings, request: LlmRequest, vision = false): StreamingChatRequest {
   const body: StreamingChatRequest = {
-    model: settings.model,
+    model: request.model ?? settings.model,
     messages: request.messages.map((message) => toWireMessage(message, vision)),
     stream: true,
     // num_ctx on every request: Ollama's default window silently drops the system prompt
     // and the tool list first. User options come after so the config can still override it.
-    options: { num_ctx: settings.numCtx, ...settings.options } as Partial<Options>,
+    options: { num_ctx: settings.numCtx, ...settings.options, ...request.options } as Partial<Options>,
   };
   if (request.tools && request.tools.length > 0) body.tools = request.tools.map(toWireTool);
   return body;

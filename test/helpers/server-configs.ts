@@ -25,6 +25,8 @@ export function stdioServer(
     alwaysInclude: [],
     // As for any server a user adds: what it says of its tools is not trusted.
     trust: false,
+    sampling: 'ask',
+    elicitation: 'ask',
     ...overrides,
   };
 }

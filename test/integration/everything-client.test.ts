@@ -51,6 +51,8 @@ const transports: [string, () => Promise<ServerConfig>][] = [
         alwaysAllow: [],
         alwaysInclude: [],
         trust: false,
+        sampling: 'ask',
+        elicitation: 'ask',
       };
     },
   ],

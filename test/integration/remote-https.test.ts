@@ -53,6 +53,8 @@ function remote(name: string, url: string, overrides: Partial<RemoteServerConfig
     trust: false,
     alwaysAllow: [],
     alwaysInclude: [],
+    sampling: 'ask',
+    elicitation: 'ask',
     ...overrides,
   };
 }

@@ -1,0 +1,93 @@
+/**
+ * What a server may ask of mcp-chat, in our terms: a completion from the user's model
+ * (sampling), information from the user as a form, or a visit to a URL (elicitation). `mcp/`
+ * turns the protocol's requests into these; `session/` decides, by the server's policy and the
+ * user's answers, what goes back.
+ */
+
+export interface SamplingMessage {
+  role: 'user' | 'assistant';
+  text: string;
+  /** Images the message carries (given to a model that can see), base64. */
+  images: { data: string; mimeType: string }[];
+}
+
+export interface SamplingRequest {
+  server: string;
+  messages: SamplingMessage[];
+  systemPrompt?: string;
+  maxTokens: number;
+  temperature?: number;
+  stopSequences?: string[];
+  /** Model names the server would like, best first (`modelPreferences.hints`). */
+  modelHints: string[];
+}
+
+export interface SamplingResult {
+  /** The model that wrote the completion. */
+  model: string;
+  text: string;
+  stopReason: 'endTurn' | 'maxTokens';
+}
+
+interface FieldCommon {
+  name: string;
+  title?: string;
+  description?: string;
+  required: boolean;
+}
+
+/** One field of a form a server asks the user to fill in (`requestedSchema`'s properties). */
+export type FormField = FieldCommon &
+  (
+    | {
+        kind: 'string';
+        format?: 'email' | 'uri' | 'date' | 'date-time';
+        minLength?: number;
+        maxLength?: number;
+        default?: string;
+      }
+    | { kind: 'number' | 'integer'; minimum?: number; maximum?: number; default?: number }
+    | { kind: 'boolean'; default?: boolean }
+    | { kind: 'choice'; options: FieldOption[]; default?: string }
+    | { kind: 'choices'; options: FieldOption[]; minItems?: number; maxItems?: number; default?: string[] }
+  );
+
+export interface FieldOption {
+  value: string;
+  label: string;
+}
+
+export type FormValue = string | number | boolean | string[];
+
+export interface FormRequest {
+  server: string;
+  message: string;
+  fields: FormField[];
+}
+
+/** `accept` with the values, `decline` (the user said no), `cancel` (the user went away from it). */
+export type FormAnswer = { action: 'accept'; content: Record<string, FormValue> } | { action: 'decline' | 'cancel' };
+
+export interface UrlRequest {
+  server: string;
+  message: string;
+  url: string;
+}
+
+export type UrlAnswer = 'accept' | 'decline' | 'cancel';
+
+/**
+ * Answers a server's requests; `signal` aborts when the server withdraws the request (or it
+ * times out). Sampling that is not allowed throws a `DeclinedRequest`.
+ */
+export interface ServerRequestHandler {
+  sample(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult>;
+  fillForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer>;
+  visitUrl(request: UrlRequest, signal: AbortSignal): Promise<UrlAnswer>;
+}
+
+/** A request the user or the policy declined; the message says why, to the server and the log. */
+export class DeclinedRequest extends Error {
+  override name = 'DeclinedRequest';
+}

@@ -1,0 +1,146 @@
+/**
+ * Who decides what a server's requests get: the server's policy from the config (`sampling`,
+ * `elicitation`: ask, allow, deny), then the user where one is at the keyboard. A script has
+ * no one to ask: what would ask is declined (and said on stderr), except sampling under
+ * `--yes`. Nothing reaches the model, and no browser opens, without the policy's or the user's
+ * say; a URL is never opened by a script.
+ */
+import {
+  DeclinedRequest,
+  type FormAnswer,
+  type FormField,
+  type FormRequest,
+  type FormValue,
+  type SamplingRequest,
+  type SamplingResult,
+  type ServerRequestHandler,
+  type UrlAnswer,
+  type UrlRequest,
+} from '../chat/server-requests.js';
+import type { ServerConfig, ServerRequestPolicy } from '../config/types.js';
+import type { Logger } from '../shared/log.js';
+import { chooseModel, sample, type SamplerModel } from './sampler.js';
+
+export type SamplingApproval = 'once' | 'always' | 'deny';
+
+/** What a front end with a person at it asks; each question ends when `signal` aborts (the server withdrew). */
+export interface UserQuestions {
+  approveSampling(request: SamplingRequest, model: string, signal: AbortSignal): Promise<SamplingApproval>;
+  /** The completion, before it goes back to the server: true sends it. */
+  reviewCompletion(request: SamplingRequest, result: SamplingResult, signal: AbortSignal): Promise<boolean>;
+  fillForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer>;
+  /** True when the user agrees to open the URL. */
+  approveUrl(request: UrlRequest, signal: AbortSignal): Promise<boolean>;
+}
+
+export interface GateOptions {
+  servers: ServerConfig[];
+  /** The model that answers sampling; made only when a server first asks (a script may never need it). */
+  model: () => SamplerModel;
+  log: Logger;
+  /** A person to ask (the REPL); none in scripts. */
+  questions?: UserQuestions;
+  /** `--yes`: a script's sampling under `ask` runs. */
+  yes?: boolean;
+  /** A line for the user about a request declined with no one to ask (a script's stderr). */
+  notify: (line: string) => void;
+  /** Opens a URL the user agreed to (the platform opener or `$BROWSER`). */
+  openUrl: (url: string) => Promise<void>;
+}
+
+/** Fields a script may accept unasked: every one has a default (SEP-1034). */
+export function defaultsOf(fields: FormField[]): Record<string, FormValue> | undefined {
+  const content: Record<string, FormValue> = {};
+  for (const field of fields) {
+    if (field.default === undefined) return undefined;
+    content[field.name] = field.default;
+  }
+  return content;
+}
+
+export class ServerRequestGate implements ServerRequestHandler {
+  /** Servers the user allowed to sample for the rest of the session (`a`). */
+  private readonly alwaysSample = new Set<string>();
+
+  constructor(private readonly options: GateOptions) {}
+
+  private policy(server: string, kind: 'sampling' | 'elicitation'): ServerRequestPolicy {
+    return this.options.servers.find((entry) => entry.name === server)?.[kind] ?? 'ask';
+  }
+
+  async sample(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
+    const { server } = request;
+    const policy = this.policy(server, 'sampling');
+    if (policy === 'deny') throw new DeclinedRequest(`sampling is denied for ${server} in the config`);
+    const llm = this.options.model();
+    const model = await chooseModel(request.modelHints, llm);
+    const { questions } = this.options;
+    const asks = policy === 'ask' && !this.alwaysSample.has(server);
+    if (asks && !questions && !this.options.yes) {
+      this.options.notify(
+        `${server} asked to use the model (sampling); declined: its policy is "ask" and no one is here to answer. ` +
+          `Pass --yes, or set "sampling": "allow" in its entry.`,
+      );
+      throw new DeclinedRequest('sampling needs the user’s approval, and this run cannot ask');
+    }
+    if (asks && questions) {
+      const approval = await questions.approveSampling(request, model, signal);
+      if (approval === 'deny') throw new DeclinedRequest('the user declined the sampling request');
+      if (approval === 'always') this.alwaysSample.add(server);
+    }
+    this.options.log.info({ server, model, maxTokens: request.maxTokens }, 'sampling for a server');
+    const result = await sample(request, model, llm, signal);
+    // Under `ask` the user sees what goes back before it goes; `allow` said they need not.
+    if (policy === 'ask' && questions && !(await questions.reviewCompletion(request, result, signal)))
+      throw new DeclinedRequest('the user did not send the completion');
+    return result;
+  }
+
+  async fillForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer> {
+    const { server } = request;
+    const policy = this.policy(server, 'elicitation');
+    if (policy === 'deny') return { action: 'decline' };
+    const { questions } = this.options;
+    if (questions) return questions.fillForm(request, signal);
+    const defaults = policy === 'allow' ? defaultsOf(request.fields) : undefined;
+    if (defaults) return { action: 'accept', content: defaults };
+    this.options.notify(
+      policy === 'allow'
+        ? `${server} asked for information (a form) with fields that have no default; declined, as no one is here to fill them in.`
+        : `${server} asked for information (a form); declined: its policy is "ask" and no one is here to answer.`,
+    );
+    return { action: 'decline' };
+  }
+
+  async visitUrl(request: UrlRequest, signal: AbortSignal): Promise<UrlAnswer> {
+    const { server } = request;
+    if (this.policy(server, 'elicitation') === 'deny') return 'decline';
+    const { questions } = this.options;
+    if (!questions) {
+      this.options.notify(`${server} asked you to open ${request.url}; declined: a script never opens a browser.`);
+      return 'decline';
+    }
+    // Even under `allow` the user says yes first: a URL opens a browser on their machine.
+    if (!(await questions.approveUrl(request, signal))) return 'decline';
+    await this.options.openUrl(request.url);
+    return 'accept';
+  }
+}
+
+/** A script's gate (`ask`, `call`): no one to ask; `yes` lets sampling under `ask` run. */
+export function scriptGate(
+  servers: ServerConfig[],
+  model: () => SamplerModel,
+  log: Logger,
+  notify: (line: string) => void,
+  yes: boolean,
+): ServerRequestGate {
+  return new ServerRequestGate({
+    servers,
+    model,
+    log,
+    yes,
+    notify,
+    openUrl: () => Promise.reject(new Error('a script never opens a URL')),
+  });
+}
