@@ -73,6 +73,8 @@ export interface UrlRequest {
   server: string;
   message: string;
   url: string;
+  /** Names the request in the server's later `notifications/elicitation/complete`. */
+  elicitationId: string;
 }
 
 export type UrlAnswer = 'accept' | 'decline' | 'cancel';
@@ -85,6 +87,8 @@ export interface ServerRequestHandler {
   sample(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult>;
   fillForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer>;
   visitUrl(request: UrlRequest, signal: AbortSignal): Promise<UrlAnswer>;
+  /** The server says the step behind a URL it asked to open is done. */
+  urlCompleted(server: string, elicitationId: string): void;
 }
 
 /** A request the user or the policy declined; the message says why, to the server and the log. */

@@ -54,6 +54,7 @@ const DECLINE_ALL: ServerRequestHandler = {
   sample: () => Promise.reject(new DeclinedRequest('this mcp-chat command does not answer sampling requests')),
   fillForm: () => Promise.resolve({ action: 'decline' }),
   visitUrl: () => Promise.resolve('decline'),
+  urlCompleted: () => undefined,
 };
 
 export class McpHost implements ToolHost {

@@ -9,6 +9,7 @@ import {
   CreateMessageRequestSchema,
   type CreateMessageRequest,
   type CreateMessageResult,
+  ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
   type ElicitRequestFormParams,
   type ElicitResult,
@@ -158,7 +159,8 @@ export function answerServerRequests(client: Client, options: ServerRequestOptio
   client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
     const { params } = request;
     if (params.mode === 'url') {
-      const action = await handler.visitUrl({ server, message: params.message, url: params.url }, extra.signal);
+      const { message, url, elicitationId } = params;
+      const action = await handler.visitUrl({ server, message, url, elicitationId }, extra.signal);
       log.info({ action, elicitationId: params.elicitationId }, 'url elicitation answered');
       return { action };
     }
@@ -167,5 +169,9 @@ export function answerServerRequests(client: Client, options: ServerRequestOptio
     // Values stay out of the log: a form may ask for anything.
     log.info({ action: answer.action, fields: fields.length }, 'form elicitation answered');
     return answer;
+  });
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, ({ params }) => {
+    log.info({ elicitationId: params.elicitationId }, 'url elicitation complete');
+    handler.urlCompleted(server, params.elicitationId);
   });
 }

@@ -14,6 +14,8 @@ import { createOllamaClient, type OllamaClient } from '../ollama/client.js';
 import { EmbeddingRanker } from '../chat/tool-selection/embedding-ranker.js';
 import { ToolSelection } from '../chat/tool-selection/tool-selection.js';
 import { stateDir } from '../shared/state-dir.js';
+import { openUrl } from './open-url.js';
+import { QuestionSlot, ServerRequestGate, type UserQuestions } from './server-request-gate.js';
 import { DEFAULT_MAX_STEPS } from './limits.js';
 import { fileVectorStore } from './vector-store.js';
 import { findPrompt, type OfferHost, type ResolvedInput, resolveTurnInput } from './turn-input.js';
@@ -69,12 +71,15 @@ export interface SessionOptions {
   notices?: NoticeFeed;
   /** Where the host says a server's prompts or resources changed. */
   offersChanged?: OffersFeed;
+  /** Where servers' requests for the user go (sampling, elicitation); a session without one refuses them. */
+  questions?: QuestionSlot;
 }
 
 export class ChatSession {
   readonly chatbot: MCPChatbot;
   readonly status: StatusFeed;
   readonly notices: NoticeFeed;
+  private readonly questions: QuestionSlot;
   private debugOn: boolean;
   private known: { prompts: PromptInfo[]; resources: ResourceInfo[] } = { prompts: [], resources: [] };
   /** The servers that were up when `known` was last asked for. */
@@ -91,6 +96,7 @@ export class ChatSession {
     this.debugOn = runtime.debug;
     this.status = options.status ?? new StatusFeed();
     this.notices = options.notices ?? new NoticeFeed();
+    this.questions = options.questions ?? new QuestionSlot();
     // Changed prompts or resources are listed again on the next look, which a status change brings.
     options.offersChanged?.subscribe(() => {
       this.offersFrom = undefined;
@@ -181,6 +187,11 @@ export class ChatSession {
     ]);
     // A later look (a change announced meanwhile) may have finished first: the older answer must not win.
     if (look === this.looks) this.known = { prompts, resources };
+  }
+
+  /** The screen that asks the user what servers request; returns the detach. */
+  attachQuestions(asker: UserQuestions): () => void {
+    return this.questions.attach(asker);
   }
 
   /** What the running servers offered at the last look: for Tab completion, which cannot wait. */
@@ -305,15 +316,25 @@ export function openChatSession(runtime: Runtime): { session: ChatSession; host:
   const status = new StatusFeed();
   const notices = new NoticeFeed();
   const offersChanged = new OffersFeed();
+  const questions = new QuestionSlot();
   const { servers, roots } = runtime.config;
+  const llm = createOllamaClient(runtime.config.ollama, runtime.log);
+  const serverRequests = new ServerRequestGate({
+    servers,
+    model: () => llm,
+    log: runtime.log,
+    questions,
+    notify: notices.notify,
+    openUrl,
+  });
   const host = new McpHost(servers, {
     log: runtime.log,
     onStatus: () => status.notify(),
     roots,
     onResourceUpdated: (server, uri) => notices.notify(`@${server}:${uri} changed.`),
     onOffersChanged: () => offersChanged.notify(),
+    serverRequests,
   });
-  const llm = createOllamaClient(runtime.config.ollama, runtime.log);
-  const session = new ChatSession(runtime, host, llm, { status, notices, offersChanged });
+  const session = new ChatSession(runtime, host, llm, { status, notices, offersChanged, questions });
   return { session, host };
 }

@@ -33,6 +33,38 @@ export interface UserQuestions {
   approveUrl(request: UrlRequest, signal: AbortSignal): Promise<boolean>;
 }
 
+/**
+ * Where the gate's questions go once a screen can ask them (the REPL attaches itself when it
+ * mounts); until then, and after, every request is refused.
+ */
+export class QuestionSlot implements UserQuestions {
+  private asker: UserQuestions | undefined;
+
+  /** Returns the detach. */
+  attach(asker: UserQuestions): () => void {
+    this.asker = asker;
+    return () => {
+      if (this.asker === asker) this.asker = undefined;
+    };
+  }
+
+  approveSampling(request: SamplingRequest, model: string, signal: AbortSignal): Promise<SamplingApproval> {
+    return this.asker ? this.asker.approveSampling(request, model, signal) : Promise.resolve('deny');
+  }
+
+  reviewCompletion(request: SamplingRequest, result: SamplingResult, signal: AbortSignal): Promise<boolean> {
+    return this.asker ? this.asker.reviewCompletion(request, result, signal) : Promise.resolve(false);
+  }
+
+  fillForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer> {
+    return this.asker ? this.asker.fillForm(request, signal) : Promise.resolve({ action: 'cancel' });
+  }
+
+  approveUrl(request: UrlRequest, signal: AbortSignal): Promise<boolean> {
+    return this.asker ? this.asker.approveUrl(request, signal) : Promise.resolve(false);
+  }
+}
+
 export interface GateOptions {
   servers: ServerConfig[];
   /** The model that answers sampling; made only when a server first asks (a script may never need it). */
@@ -61,6 +93,8 @@ export function defaultsOf(fields: FormField[]): Record<string, FormValue> | und
 export class ServerRequestGate implements ServerRequestHandler {
   /** Servers the user allowed to sample for the rest of the session (`a`). */
   private readonly alwaysSample = new Set<string>();
+  /** URLs the user opened, by `server elicitationId`, until the server says their step is done. */
+  private readonly openedUrls = new Map<string, string>();
 
   constructor(private readonly options: GateOptions) {}
 
@@ -123,7 +157,17 @@ export class ServerRequestGate implements ServerRequestHandler {
     // Even under `allow` the user says yes first: a URL opens a browser on their machine.
     if (!(await questions.approveUrl(request, signal))) return 'decline';
     await this.options.openUrl(request.url);
+    this.openedUrls.set(`${server} ${request.elicitationId}`, request.url);
     return 'accept';
+  }
+
+  urlCompleted(server: string, elicitationId: string): void {
+    const key = `${server} ${elicitationId}`;
+    const url = this.openedUrls.get(key);
+    // Only a step the user took is news to them; anything else is the server's own bookkeeping (logged).
+    if (url === undefined) return;
+    this.openedUrls.delete(key);
+    this.options.notify(`${server}: the step at ${url} is complete.`);
   }
 }
 

@@ -7,7 +7,8 @@ import { Box, Static, useApp, useInput, useStdout, type Key } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { ChatSession } from '../session/chat-session.js';
 import { approvalKey } from './approval-keys.js';
-import { askedArgument, isBusy } from './chat-state.js';
+import { askedArgument, isBusy, type ChatState } from './chat-state.js';
+import { questionPrompt } from './server-questions.js';
 import { completeLine } from './completion.js';
 import { HistoryItemView } from './components/HistoryItemView.js';
 import { PendingView } from './components/PendingView.js';
@@ -63,12 +64,29 @@ function handleKey(input: string, key: Key, context: KeyContext): void {
     if (line.text === '' && idle) exit();
     return;
   }
+  const question = state.questions[0];
+  if (question && (key.return || key.tab)) {
+    // An answer (which may be a secret a form asks for) is not kept for ↑, and may be empty (a default).
+    if (key.return) {
+      setLine({ ...emptyLine, recall: line.recall });
+      chat.submit(line.text);
+    }
+    return;
+  }
   // While a turn runs the line can be edited, but Enter waits for the turn to end.
   if (key.return && !idle) return;
   if (key.tab && completeArgument(context)) return;
   const result = editLine(line, input, key, (word) => completionsFor(word, chat.offers()));
   setLine(result.state);
   if (result.submitted) chat.submit(result.submitted);
+}
+
+/** What leads the input line: a server's question, else a prompt's argument being asked for. */
+function promptLabel(state: ChatState, line: LineState): { label?: string; hint?: string } {
+  const question = state.questions[0];
+  if (question) return questionPrompt(question, line.text);
+  const argument = state.asking && askedArgument(state.asking);
+  return argument ? { label: argument.name } : {};
 }
 
 export function App({ session }: AppProps): React.JSX.Element {
@@ -104,7 +122,7 @@ export function App({ session }: AppProps): React.JSX.Element {
       </Static>
       <PendingView activity={state.activity} streamed={state.streamed} width={width} />
       <StatusBar model={session.model} ollama={state.ollama} servers={state.servers} />
-      <Prompt line={line} busy={isBusy(state)} asking={state.asking && askedArgument(state.asking)?.name} />
+      <Prompt line={line} busy={isBusy(state)} {...promptLabel(state, line)} />
     </Box>
   );
 }

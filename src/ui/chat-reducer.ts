@@ -10,6 +10,7 @@ import { addItems, askedArgument, type AskingArguments, type ChatState } from '.
 import type { CommandResult, ParsedInput } from './commands.js';
 import type { AllowingDecision, ApprovalActivity, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
+import type { ServerQuestion } from './server-questions.js';
 import { applyTurnEvent, type TurnEventAction } from './turn-events.js';
 
 export type ChatAction =
@@ -35,7 +36,13 @@ export type ChatAction =
   | { type: 'ask-arguments'; asking: AskingArguments }
   /** A line typed while an argument was asked for: its value. */
   | { type: 'argument-answered'; value: string }
-  | { type: 'asking-cancelled' };
+  | { type: 'asking-cancelled' }
+  /** A server's request for the user: asked now, or after those before it. */
+  | { type: 'question'; question: ServerQuestion }
+  /** A line answered the question: the form goes on to `next`; `items` show the answer. */
+  | { type: 'question-step'; id: number; next?: ServerQuestion; items: NewHistoryItem[] }
+  /** The question is over (answered, or withdrawn by the server: `note`). */
+  | { type: 'question-done'; id: number; note?: string };
 
 /** Said after a failed start check: the REPL keeps working without the model. */
 const DEGRADED_NOTE = 'Built-in commands work meanwhile; the next message tries Ollama again.';
@@ -107,6 +114,33 @@ function askingStep(state: ChatState, action: AskingStep): ChatState {
   }
 }
 
+type QuestionStep = Extract<ChatAction, { type: 'question' | 'question-step' | 'question-done' }>;
+
+function questionStep(state: ChatState, action: QuestionStep): ChatState {
+  switch (action.type) {
+    case 'question': {
+      const questions = [...state.questions, action.question];
+      // A question is shown when it is the one being asked; the others wait their turn.
+      const shown = questions.length === 1 ? addItems(state, { type: 'info', text: action.question.text }) : state;
+      return { ...shown, questions };
+    }
+    case 'question-step': {
+      const [first, ...rest] = state.questions;
+      const questions = action.next && first?.id === action.id ? [action.next, ...rest] : state.questions;
+      return addItems({ ...state, questions }, ...action.items);
+    }
+    case 'question-done': {
+      const wasAsked = state.questions[0]?.id === action.id;
+      const questions = state.questions.filter((question) => question.id !== action.id);
+      const noted = action.note ? addItems(state, { type: 'info', text: action.note }) : state;
+      const next = wasAsked ? questions[0] : undefined;
+      return next ? addItems({ ...noted, questions }, { type: 'info', text: next.text }) : { ...noted, questions };
+    }
+    default:
+      return assertNever(action);
+  }
+}
+
 export function reduceChat(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'add':
@@ -143,6 +177,10 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     case 'argument-answered':
     case 'asking-cancelled':
       return askingStep(state, action);
+    case 'question':
+    case 'question-step':
+    case 'question-done':
+      return questionStep(state, action);
     default:
       return assertNever(action);
   }

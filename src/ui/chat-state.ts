@@ -6,6 +6,7 @@ import type { MissingArguments } from '../chat/offers.js';
 import type { ServerStatus } from '../session/chat-session.js';
 import type { Activity, HistoryItem, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
+import type { ServerQuestion } from './server-questions.js';
 
 export interface ChatState {
   items: HistoryItem[];
@@ -21,6 +22,8 @@ export interface ChatState {
   exiting: boolean;
   /** A prompt's required arguments being asked for, one per line, before its turn runs. */
   asking?: AskingArguments | undefined;
+  /** Servers' requests waiting for the user; the first is asked, on the input line. */
+  questions: ServerQuestion[];
 }
 
 export interface AskingArguments extends MissingArguments {
@@ -44,6 +47,7 @@ export function initialChatState(banner: { model: string; configSource: string }
     ollama: { state: 'checking' },
     epoch: 0,
     exiting: false,
+    questions: [],
   };
 }
 

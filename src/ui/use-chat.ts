@@ -14,6 +14,7 @@ import type { LineState } from './line-editor.js';
 import { ChatStore } from './chat-store.js';
 import { parseInput, runCommand } from './commands.js';
 import type { Activity } from './history.js';
+import { answerQuestion, refuseQuestion, storeQuestions } from './server-questions.js';
 import { StreamBatcher } from './stream-batcher.js';
 import { useQuietWait } from './use-quiet-wait.js';
 import { commitsStreamed } from './turn-events.js';
@@ -134,9 +135,25 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
     [session, store],
   );
   useStartCheck(session, store);
+  useEffect(
+    () =>
+      session.attachQuestions(
+        storeQuestions({
+          ask: (question) => store.dispatch({ type: 'question', question }),
+          done: (id, note) => store.dispatch({ type: 'question-done', id, ...(note ? { note } : {}) }),
+        }),
+      ),
+    [session, store],
+  );
 
   const submit = useCallback(
     (text: string) => {
+      const question = store.getState().questions[0];
+      if (question) {
+        // A server's question takes the line even while a turn runs: the turn may be waiting on it.
+        store.dispatch({ type: 'question-step', id: question.id, ...answerQuestion(question, text) });
+        return;
+      }
       if (isBusy(store.getState())) return;
       if (store.getState().asking) {
         store.dispatch({ type: 'argument-answered', value: text.trim() });
@@ -158,6 +175,11 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
   );
 
   const cancel = useCallback((): boolean => {
+    const question = store.getState().questions[0];
+    if (question) {
+      refuseQuestion(question);
+      return true;
+    }
     if (store.getState().asking) {
       store.dispatch({ type: 'asking-cancelled' });
       return true;

@@ -21,6 +21,8 @@ export interface ReplSessionOptions {
   /** Options for node itself, before the script. */
   nodeArgs?: string[];
   height?: number;
+  /** More environment for the REPL (e.g. a `BROWSER` that records what it is asked to open). */
+  env?: Record<string, string>;
 }
 
 export interface ReplSession {
@@ -58,6 +60,7 @@ export function useReplSession(options: ReplSessionOptions = {}): ReplSession {
       OLLAMA_HOST: session.ollama.url,
       TERM: 'xterm-256color',
       MCP_CHAT_LOG_FILE: path.join(session.workDir, 'log.jsonl'),
+      ...options.env,
     });
     // A config written here is the working directory's own, used only when trusted: --trust, for this run.
     const trust = options.config ? ['--trust'] : [];

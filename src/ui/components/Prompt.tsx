@@ -1,31 +1,38 @@
-/** The input line with its cursor; while a prompt's argument is asked for, its name leads the line. */
+/** The input line with its cursor; while something is asked (a prompt's argument, a server's question), it leads the line. */
 import { Box, Text } from 'ink';
+import { sanitizeForTerminal } from '../../shared/terminal-text.js';
 import type { LineState } from '../line-editor.js';
 
 export function Prompt({
   line,
   busy,
-  asking,
+  label,
+  hint,
 }: {
   line: LineState;
   busy: boolean;
-  /** The prompt argument the line answers. */
-  asking?: string | undefined;
+  /** What the line answers (a prompt's argument, a server's question). */
+  label?: string | undefined;
+  /** Said under the line: what the answer takes, and what is wrong with it so far. */
+  hint?: string | undefined;
 }): React.JSX.Element {
   const before = line.text.slice(0, line.cursor);
   const under = line.text[line.cursor] ?? ' ';
   const after = line.text.slice(line.cursor + 1);
   return (
-    <Box>
-      <Text color={busy ? 'gray' : asking ? 'yellow' : 'cyan'} bold>
-        {asking ? `${asking} › ` : '› '}
-      </Text>
-      <Text>
-        {before}
-        <Text inverse>{under === '\n' ? ' ' : under}</Text>
-        {under === '\n' ? '\n' : ''}
-        {after}
-      </Text>
+    <Box flexDirection="column">
+      <Box>
+        <Text color={label ? 'yellow' : busy ? 'gray' : 'cyan'} bold>
+          {label ? `${sanitizeForTerminal(label)} › ` : '› '}
+        </Text>
+        <Text>
+          {before}
+          <Text inverse>{under === '\n' ? ' ' : under}</Text>
+          {under === '\n' ? '\n' : ''}
+          {after}
+        </Text>
+      </Box>
+      {hint ? <Text dimColor>{sanitizeForTerminal(hint)}</Text> : null}
     </Box>
   );
 }

@@ -1,0 +1,138 @@
+/**
+ * What a server's request gets, by the server's policy and the user's answers: the gate with a
+ * scripted model (the real wire is in test/e2e/server-requests-cli.test.ts and the REPL's).
+ */
+import { describe, expect, it } from 'vitest';
+import type { FormRequest, SamplingRequest } from '../../src/chat/server-requests.js';
+import type { LlmChunk, LlmRequest } from '../../src/chat/types.js';
+import type { StdioServerConfig } from '../../src/config/types.js';
+import { ServerRequestGate, type UserQuestions } from '../../src/session/server-request-gate.js';
+import type { SamplerModel } from '../../src/session/sampler.js';
+import { createLogger } from '../../src/shared/log.js';
+import { stdioServer } from '../helpers/server-configs.js';
+
+/** A model that answers every request with `reply` and records what it was asked. */
+function scriptedModel(pulled: string[] = ['llama3.2:latest']) {
+  const requests: LlmRequest[] = [];
+  const model: SamplerModel = {
+    model: 'llama3.2',
+    capabilities: async () => ({ tools: false, vision: false, thinking: false, embedding: false }),
+    listModels: async () => pulled,
+    async *chat(request: LlmRequest): AsyncGenerator<LlmChunk> {
+      requests.push(request);
+      yield { type: 'content', text: 'a reply' };
+      yield { type: 'done', doneReason: 'length' };
+    },
+  };
+  return { model, requests };
+}
+
+const request = (server = 'lab', hints: string[] = []): SamplingRequest => ({
+  server,
+  messages: [{ role: 'user', text: 'hi', images: [] }],
+  maxTokens: 5,
+  modelHints: hints,
+});
+
+function gate(entry: Partial<StdioServerConfig>, questions?: UserQuestions, yes = false) {
+  const { model, requests } = scriptedModel();
+  const notices: string[] = [];
+  const gate = new ServerRequestGate({
+    servers: [stdioServer('lab', [], entry)],
+    model: () => model,
+    log: createLogger({ level: 'silent', file: null }),
+    ...(questions ? { questions } : {}),
+    yes,
+    notify: (line) => notices.push(line),
+    openUrl: async () => undefined,
+  });
+  return { gate, requests, notices };
+}
+
+const signal = new AbortController().signal;
+
+function answering(approval: 'once' | 'always' | 'deny', send = true) {
+  const asked: string[] = [];
+  const questions: UserQuestions = {
+    approveSampling: async () => {
+      asked.push('sampling');
+      return approval;
+    },
+    reviewCompletion: async () => {
+      asked.push('review');
+      return send;
+    },
+    fillForm: async () => ({ action: 'decline' }),
+    approveUrl: async () => true,
+  };
+  return { questions, asked };
+}
+
+describe('ServerRequestGate', () => {
+  it('"always" asks once per server for the session; each completion is still shown before it goes', async () => {
+    const { questions, asked } = answering('always');
+    const { gate: g, requests } = gate({}, questions);
+    await g.sample(request(), signal);
+    const result = await g.sample(request(), signal);
+    expect(asked).toEqual(['sampling', 'review', 'review']);
+    expect(result).toEqual({ model: 'llama3.2', text: 'a reply', stopReason: 'maxTokens' });
+    expect(requests[0]?.options).toEqual({ num_predict: 5 });
+  });
+
+  it('a completion the user does not send is declined; "allow" neither asks nor shows', async () => {
+    const { questions, asked } = answering('once', false);
+    await expect(gate({}, questions).gate.sample(request(), signal)).rejects.toThrow(
+      'the user did not send the completion',
+    );
+    const allowed = answering('once');
+    await gate({ sampling: 'allow' }, allowed.questions).gate.sample(request(), signal);
+    expect(asked).toEqual(['sampling', 'review']);
+    expect(allowed.asked).toEqual([]);
+  });
+
+  it('a model hint picks a pulled model it is part of; no match keeps the chat’s', async () => {
+    const { model, requests } = scriptedModel(['llama3.2:latest', 'qwen3:8b']);
+    const g = new ServerRequestGate({
+      servers: [stdioServer('lab', [], { sampling: 'allow' })],
+      model: () => model,
+      log: createLogger({ level: 'silent', file: null }),
+      notify: () => undefined,
+      openUrl: async () => undefined,
+    });
+    expect((await g.sample(request('lab', ['claude', 'qwen3']), signal)).model).toBe('qwen3:8b');
+    expect(requests[0]?.model).toBe('qwen3:8b');
+    expect((await g.sample(request('lab', ['gpt-5']), signal)).model).toBe('llama3.2');
+  });
+
+  it('a form with every field defaulted is accepted by a script only under "allow"', async () => {
+    const form: FormRequest = {
+      server: 'lab',
+      message: 'Confirm',
+      fields: [
+        { name: 'name', kind: 'string', required: true, default: 'Ana' },
+        { name: 'count', kind: 'integer', required: false, default: 3 },
+      ],
+    };
+    expect(await gate({ elicitation: 'allow' }).gate.fillForm(form, signal)).toEqual({
+      action: 'accept',
+      content: { name: 'Ana', count: 3 },
+    });
+    const asked = gate({});
+    expect(await asked.gate.fillForm(form, signal)).toEqual({ action: 'decline' });
+    expect(asked.notices).toEqual([
+      'lab asked for information (a form); declined: its policy is "ask" and no one is here to answer.',
+    ]);
+    expect(await gate({ elicitation: 'deny' }).gate.fillForm(form, signal)).toEqual({ action: 'decline' });
+  });
+
+  it('the end of a URL step is said only for a URL the user opened', async () => {
+    const { questions } = answering('once');
+    const { gate: g, notices } = gate({}, questions);
+    const url = { server: 'lab', message: 'Sign in', url: 'https://example.com/a', elicitationId: 'e1' };
+    expect(await g.visitUrl(url, signal)).toBe('accept');
+    g.urlCompleted('lab', 'other');
+    g.urlCompleted('lab', 'e1');
+    g.urlCompleted('lab', 'e1');
+    expect(notices).toEqual(['lab: the step at https://example.com/a is complete.']);
+  });
+});
