@@ -57,6 +57,8 @@ describe('config defaults and fields', () => {
         alwaysAllow: [],
         alwaysInclude: [],
         trust: false,
+        sampling: 'ask',
+        elicitation: 'ask',
       },
     ]);
     expect(config.disabled).toEqual([]);
@@ -102,6 +104,8 @@ describe('config defaults and fields', () => {
           alwaysAllow: ['evaluate'],
           alwaysInclude: ['evaluate'],
           trust: true,
+          sampling: 'allow',
+          elicitation: 'deny',
           description: 'Math',
           extra: 'ignored',
         },
@@ -118,6 +122,8 @@ describe('config defaults and fields', () => {
       alwaysAllow: ['evaluate'],
       alwaysInclude: ['evaluate'],
       trust: true,
+      sampling: 'allow',
+      elicitation: 'deny',
       description: 'Math',
     });
   });
@@ -165,6 +171,8 @@ describe('config defaults and fields', () => {
       alwaysAllow: ['search'],
       alwaysInclude: [],
       trust: true,
+      sampling: 'ask',
+      elicitation: 'ask',
       description: 'Web',
     });
     expect(config.servers.map((s) => (s.kind === 'remote' ? s.transport : s.kind))).toEqual([

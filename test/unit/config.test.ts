@@ -196,6 +196,12 @@ describe('config validation', () => {
     expect(message).not.toContain('extra');
   });
 
+  it('a server request policy is ask, allow or deny, and says so', () => {
+    const message = messageFor({ mcpServers: { a: { command: 'x', sampling: 'sometimes', elicitation: true } } });
+    expect(message).toContain('mcpServers.a.sampling: expected one of "ask", "allow", "deny", got "sometimes"');
+    expect(message).toContain('mcpServers.a.elicitation: expected one of "ask", "allow", "deny", got true');
+  });
+
   it('requires a servers map, and says it may be empty', () => {
     expect(messageFor({ ollama: {} })).toContain('mcpServers: missing: add "mcpServers": {} to chat without tools');
     expect(loadConfig(options({ configPath: write('e.json', { mcpServers: {} }) })).servers).toEqual([]);
@@ -321,6 +327,8 @@ describe('config validation', () => {
       alwaysAllow: [],
       alwaysInclude: [],
       trust: false,
+      sampling: 'ask',
+      elicitation: 'ask',
     });
     expect(brave).toMatchObject({ command: 'npx', env: { BRAVE_API_KEY: 'BSA-example-key' } });
     expect(github?.args).toEqual([
