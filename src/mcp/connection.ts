@@ -4,6 +4,7 @@
  * the capabilities mcp-chat declares.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
@@ -72,6 +73,8 @@ export function createClient(options: ConnectOptions): Client {
   });
   const client = new Client(CLIENT_INFO, {
     capabilities: { roots: { listChanged: true }, ...SERVER_REQUEST_CAPABILITIES },
+    // Where the answers to requests a server sent as tasks wait until it asks for them.
+    taskStore: new InMemoryTaskStore(),
     listChanged: { tools: changed('tools'), prompts: changed('prompts'), resources: changed('resources') },
   });
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: options.roots }));

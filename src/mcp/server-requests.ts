@@ -9,12 +9,15 @@ import {
   CreateMessageRequestSchema,
   type CreateMessageRequest,
   type CreateMessageResult,
+  type CreateTaskResult,
   ElicitationCompleteNotificationSchema,
+  type ElicitRequest,
   ElicitRequestSchema,
   type ElicitRequestFormParams,
   type ElicitResult,
   ErrorCode,
   McpError,
+  type Result,
   type SamplingMessage as McpSamplingMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -31,10 +34,14 @@ import type { Logger } from '../shared/log.js';
 /** The spec's code for a sampling request the user rejected. */
 const USER_REJECTED = -1;
 
-/** What the client declares it answers. */
+/**
+ * What the client declares it answers: sampling, forms and URLs, each also as a task (the server
+ * polls for the answer instead of holding a request open while a person thinks).
+ */
 export const SERVER_REQUEST_CAPABILITIES = {
   sampling: {},
   elicitation: { form: {}, url: {} },
+  tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
 } as const;
 
 type McpContent = McpSamplingMessage['content'];
@@ -136,13 +143,43 @@ export interface ServerRequestOptions {
   countSampling: () => void;
 }
 
-/** The handlers the client answers a server's requests with. */
+type Extra = Parameters<Parameters<Client['setRequestHandler']>[1]>[1];
+
+/**
+ * A request the server sent as a task (`params.task`) is answered at once with the task, and the
+ * answer is worked out after (a person may take minutes): the server polls `tasks/get` and reads
+ * it with `tasks/result`, which the SDK serves from the task store. Otherwise it is answered when ready.
+ */
+async function answer<T extends Result>(
+  extra: Extra,
+  asTask: boolean,
+  work: (signal: AbortSignal) => Promise<T>,
+  failed: (error: unknown) => Result,
+): Promise<T | CreateTaskResult> {
+  const store = extra.taskStore;
+  if (!asTask || !store) return work(extra.signal);
+  // No ttl: a task lives as long as the session (the store's ttl timers would hold the process open).
+  const task = await store.createTask({});
+  void work(new AbortController().signal).then(
+    (result) => store.storeTaskResult(task.taskId, 'completed', result),
+    (error: unknown) => store.storeTaskResult(task.taskId, 'failed', failed(error)),
+  );
+  return { task };
+}
+
+/** The protocol's error for a sampling request that did not run or failed. */
+function samplingError(error: unknown): McpError {
+  if (error instanceof DeclinedRequest) return new McpError(USER_REJECTED, error.message);
+  return new McpError(ErrorCode.InternalError, `sampling failed: ${errorMessage(error)}`);
+}
+
+/** The handlers the client answers a server's requests with, and the capabilities they need. */
 export function answerServerRequests(client: Client, options: ServerRequestOptions): void {
   const { server, handler, log } = options;
-  client.setRequestHandler(CreateMessageRequestSchema, async (request, extra): Promise<CreateMessageResult> => {
+  const sample = async (params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult> => {
     try {
       options.countSampling();
-      const result = await handler.sample(toSamplingRequest(server, request.params), extra.signal);
+      const result = await handler.sample(toSamplingRequest(server, params), signal);
       log.info({ model: result.model, stopReason: result.stopReason, chars: result.text.length }, 'sampling answered');
       return {
         role: 'assistant',
@@ -152,24 +189,39 @@ export function answerServerRequests(client: Client, options: ServerRequestOptio
       };
     } catch (error) {
       log.info({ reason: errorMessage(error) }, 'sampling declined or failed');
-      if (error instanceof DeclinedRequest) throw new McpError(USER_REJECTED, error.message);
-      throw new McpError(ErrorCode.InternalError, `sampling failed: ${errorMessage(error)}`);
+      throw samplingError(error);
     }
-  });
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
-    const { params } = request;
+  };
+  client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+    answer(
+      extra,
+      request.params.task !== undefined,
+      (signal) => sample(request.params, signal),
+      (error) => ({ content: [{ type: 'text', text: samplingError(error).message }], isError: true }),
+    ),
+  );
+  const elicit = async (params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> => {
     if (params.mode === 'url') {
       const { message, url, elicitationId } = params;
-      const action = await handler.visitUrl({ server, message, url, elicitationId }, extra.signal);
-      log.info({ action, elicitationId: params.elicitationId }, 'url elicitation answered');
+      const action = await handler.visitUrl({ server, message, url, elicitationId }, signal);
+      log.info({ action, elicitationId }, 'url elicitation answered');
       return { action };
     }
     const fields = toFormFields(params.requestedSchema);
-    const answer = await handler.fillForm({ server, message: params.message, fields }, extra.signal);
+    const given = await handler.fillForm({ server, message: params.message, fields }, signal);
     // Values stay out of the log: a form may ask for anything.
-    log.info({ action: answer.action, fields: fields.length }, 'form elicitation answered');
-    return answer;
-  });
+    log.info({ action: given.action, fields: fields.length }, 'form elicitation answered');
+    return given;
+  };
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+    answer(
+      extra,
+      request.params.task !== undefined,
+      (signal) => elicit(request.params, signal),
+      // A form that could not be asked is one the user did not answer.
+      (): ElicitResult => ({ action: 'cancel' }),
+    ),
+  );
   client.setNotificationHandler(ElicitationCompleteNotificationSchema, ({ params }) => {
     log.info({ elicitationId: params.elicitationId }, 'url elicitation complete');
     handler.urlCompleted(server, params.elicitationId);

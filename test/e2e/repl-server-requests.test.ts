@@ -30,7 +30,12 @@ describe.skipIf(!TmuxPane.available())('a server asks the user, in the REPL', ()
         everything: {
           command: 'node',
           args: [EVERYTHING, 'stdio'],
-          alwaysAllow: ['trigger-sampling-request', 'trigger-elicitation-request', 'trigger-url-elicitation'],
+          alwaysAllow: [
+            'trigger-sampling-request',
+            'trigger-elicitation-request',
+            'trigger-elicitation-request-async',
+            'trigger-url-elicitation',
+          ],
         },
       },
     },
@@ -131,6 +136,25 @@ describe.skipIf(!TmuxPane.available())('a server asks the user, in the REPL', ()
       expect(result).toContain(expected);
     expect(result).toMatch(/"untitledMultipleSelectEnum": \[\s*"Guitar",\s*"Piano"\s*\]/);
     expect(result).not.toContain('"homepage"');
+  });
+
+  it('a form the server sends as a task is asked the same way; the server polls for the answer', async () => {
+    repl.ollama.script(textCall('trigger-elicitation-request-async', {}), 'Got it.');
+    repl.pane.type('ask me as a task', 'Enter');
+    await repl.shows('name ›');
+    repl.pane.type('Rui', 'Enter');
+    await repl.shows('favoriteColor ›');
+    repl.pane.type('Blue', 'Enter');
+    await repl.shows('agreeToTerms ›');
+    repl.pane.type('', 'Enter');
+    await repl.shows('send to everything? y/n ›');
+    repl.pane.type('y', 'Enter');
+    await repl.shows('Got it.');
+    const sent = repl.ollama.chatRequests.flatMap((request) => request.messages).map((message) => message.content);
+    const result = sent.find((content) => content.includes('Rui') && content.includes('Blue'));
+    expect(result).toBeDefined();
+    // The server says so when a client answered at once instead of as a task.
+    expect(result).not.toContain('[SYNC]');
   });
 
   it('Esc cancels a form: the server hears "cancel"', async () => {

@@ -100,6 +100,20 @@ describe.each<Transport>(['stdio', 'Streamable HTTP'])('server-everything over %
   );
 
   it(
+    'a sampling request sent as a task is answered as one: the server polls and gets the completion',
+    async () => {
+      ollama.script('Async zebras.');
+      const args = ['call', 'everything', 'trigger-sampling-request-async', JSON.stringify({ prompt: 'zebra' })];
+      const result = await cli(args, transport, { sampling: 'allow' });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Async zebras.');
+      expect(result.stdout).not.toContain('[SYNC]');
+      expect(ollama.chatRequests.filter((request) => request.messages.length > 0)).toHaveLength(1);
+    },
+    RUN_MS,
+  );
+
+  it(
     'sampling under "ask" without --yes is declined, stderr says why, and nothing reaches the model',
     async () => {
       const result = await cli(sampling('zebra'), transport);
