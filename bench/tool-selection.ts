@@ -3,7 +3,9 @@
  * many-tools-catalogue.json) at num_ctx 8192, how often the tools a request offers include one
  * that serves it (bench/fixtures/tool-requests.jsonl, requests written as users write them), at
  * budgets of 15, 25 and 40 % of the context, beside sending everything; and what ranking adds to
- * a request against the same request when the catalogue fits and nothing is ranked.
+ * a request against the same request when the catalogue fits and nothing is ranked. The few
+ * requests that only make sense mid-conversation carry the turns before them; the rows also say
+ * what recall is without that context, and what it costs a request that turns to another server.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,8 +30,33 @@ const ADDED_MS_TARGET = 5;
 
 const embeddings = embeddingsFromEnv();
 
-const Request = z.object({ request: z.string(), expected: z.array(z.string()).min(1) });
+const Request = z
+  .object({
+    request: z.string(),
+    expected: z.array(z.string()).min(1),
+    /** Earlier user messages of the conversation, oldest first. */
+    earlier: z.array(z.string()).optional(),
+    /** Tools (`server.tool`) the conversation has used, in the order it used them. */
+    used: z.array(z.string()).optional(),
+  })
+  // A used tool is offered whatever the ranking says: one that serves the request would be a hit by construction.
+  .refine((request) => !request.used?.some((name) => request.expected.includes(name)), {
+    message: '`used` names a tool of `expected`',
+  });
 type Request = z.infer<typeof Request>;
+/** Requests that may carry context: a few, so recall stays a measure of first messages. */
+const MAX_WITH_CONTEXT = 15;
+
+/** What a session knows before a request: the earlier messages, and the tools it used. */
+interface Context {
+  earlier: string[];
+  used: string[];
+}
+const withContext = (request: Request): Context => ({ earlier: request.earlier ?? [], used: request.used ?? [] });
+const withoutContext = (): Context => ({ earlier: [], used: [] });
+/** A browser session, for the requests that turn from it to another server. */
+const BROWSER_SESSION: Context = { earlier: ['open example.com'], used: ['playwright.browser_navigate'] };
+const hasContext = (request: Request): boolean => request.earlier !== undefined || request.used !== undefined;
 
 function load(): { tools: ToolSpec[]; requests: Request[] } {
   const tools = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'many-tools-catalogue.json'), 'utf8')) as ToolSpec[];
@@ -38,6 +65,9 @@ function load(): { tools: ToolSpec[]; requests: Request[] } {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => Request.parse(JSON.parse(line)));
+  const withEarlier = requests.filter(hasContext).length;
+  if (withEarlier > MAX_WITH_CONTEXT)
+    throw new Error(`${withEarlier} requests carry context; at most ${MAX_WITH_CONTEXT} may`);
   return { tools, requests };
 }
 
@@ -63,17 +93,34 @@ function embeddingsFromEnv(): EmbeddingRanker | undefined {
   return new EmbeddingRanker({ model, embed: (texts) => client.embed(model, texts) }, log);
 }
 
-/** Whether the first request of a conversation offers one of the tools that serve it, per request. */
-async function hits(tools: ToolSpec[], requests: Request[], share: number, protocol: ToolProtocolName) {
+/** A fresh session that has seen `context`, as the orchestrator would have told it. */
+function sessionWith(context: Context, numCtx: number, share: number, embedded = true): ToolSelection {
+  const selection = new ToolSelection({
+    numCtx,
+    budgetShare: share,
+    alwaysInclude: {},
+    ...(embeddings && embedded ? { embeddings } : {}),
+  });
+  for (const name of context.used) {
+    const at = name.indexOf('.');
+    selection.noteUsed({ server: name.slice(0, at), tool: name.slice(at + 1) });
+  }
+  return selection;
+}
+
+/** Whether a request, after `context`, offers one of the tools that serve it, per request. */
+async function hits(
+  tools: ToolSpec[],
+  requests: Request[],
+  share: number,
+  protocol: ToolProtocolName,
+  context: (request: Request) => Context = withContext,
+) {
   const results: { request: Request; hit: boolean; offered: number }[] = [];
   for (const request of requests) {
-    const selection = new ToolSelection({
-      numCtx: NUM_CTX,
-      budgetShare: share,
-      alwaysInclude: {},
-      ...(embeddings ? { embeddings } : {}),
-    });
-    const { offer } = await selection.select(tools, protocol, { message: request.request, earlier: [] });
+    const before = context(request);
+    const selection = sessionWith(before, NUM_CTX, share);
+    const { offer } = await selection.select(tools, protocol, { message: request.request, earlier: before.earlier });
     const offered = new Set(offer.tools.map((tool) => tool.name));
     results.push({ request, hit: request.expected.some((name) => offered.has(name)), offered: offer.tools.length });
   }
@@ -97,6 +144,13 @@ function perServer(results: Hits): string {
 async function recallRow(tools: ToolSpec[], requests: Request[], share: number): Promise<Row> {
   const native = await hits(tools, requests, share, 'native');
   const text = await hits(tools, requests, share, 'json');
+  const bare = await hits(tools, requests, share, 'native', withoutContext);
+  // Requests that turn to another server: every one not served by the browser, asked in a browser session.
+  const elsewhere = requests.filter(
+    (request) => !hasContext(request) && !request.expected[0]?.startsWith('playwright.'),
+  );
+  const turned = await hits(tools, elsewhere, share, 'native', () => BROWSER_SESSION);
+  const alone = await hits(tools, elsewhere, share, 'native', withoutContext);
   const everything = catalogueTokens(tools, 'native');
   const budget = Math.floor(NUM_CTX * share);
   const percent = `${Math.round(share * 100)} %`;
@@ -111,6 +165,8 @@ async function recallRow(tools: ToolSpec[], requests: Request[], share: number):
       'budget, tokens': budget,
       'tools offered, median (native)': summarize(native.map((result) => result.offered)).median,
       'recall per server (native)': perServer(native),
+      'recall without the conversation context (native)': roundTo(recallOf(bare), 3),
+      [`recall of the ${elsewhere.length} requests not for the browser, asked in a browser session (native)`]: `${roundTo(recallOf(turned), 3)} (${roundTo(recallOf(alone), 3)} as a conversation's first message)`,
       'recall with text tool calls (json mode; more tools fit)': roundTo(recallOf(text), 3),
       'tools offered, median (json mode)': summarize(text.map((result) => result.offered)).median,
       'send everything, tokens': `${everything} (${roundTo(everything / budget, 1)}× this budget; over the whole context)`,
@@ -123,14 +179,15 @@ async function recallRow(tools: ToolSpec[], requests: Request[], share: number):
   });
 }
 
-/** Milliseconds `select` takes per request, with the given context size. */
+/** Milliseconds `select` takes per request (after its context), with the given context size. */
 async function selectTimes(tools: ToolSpec[], requests: Request[], numCtx: number): Promise<number[]> {
   const times: number[] = [];
   for (let pass = 0; pass < TIMING_PASSES; pass++) {
     for (const request of requests) {
-      const selection = new ToolSelection({ numCtx, budgetShare: 0.25, alwaysInclude: {} });
+      const before = withContext(request);
+      const selection = sessionWith(before, numCtx, 0.25, false);
       const start = performance.now();
-      await selection.select(tools, 'native', { message: request.request, earlier: [] });
+      await selection.select(tools, 'native', { message: request.request, earlier: before.earlier });
       times.push(performance.now() - start);
     }
   }
@@ -167,6 +224,9 @@ export async function benchToolSelection(): Promise<BenchmarkResult> {
       title: 'Tool selection: recall within the budget, and its cost',
       howMeasured:
         `Each of the ${requests.length} requests of bench/fixtures/tool-requests.jsonl as the first message of a conversation, ` +
+        `except ${requests.filter(hasContext).length} whose wording presupposes one ("hit enter", "this page"): those come after ` +
+        'the earlier messages and used tools the corpus gives them (each row also gives recall without that context, and ' +
+        'for the requests not served by the browser, recall when asked in a browser session), ' +
         `with the ${tools.length} tools of bench/fixtures/many-tools-catalogue.json and num_ctx ${NUM_CTX}, ranked ` +
         (embeddings
           ? `by words and by embeddings from ${process.env.BENCH_EMBED_MODEL} on ${process.env.BENCH_OLLAMA_HOST}. `

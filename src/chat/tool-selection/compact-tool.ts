@@ -2,8 +2,9 @@
  * The short form of a tool, sent when it lets more tools fit the budget: the first sentence of
  * its description, parameter descriptions cut to their first sentence, links reduced to their
  * text, and schema text the model cannot use dropped (`$schema`, `examples`, nested `title`s,
- * `$defs` nothing refers to). Parameter names, types, `enum`, `const`, `$ref` and `required`
- * are never touched: the model must still write a valid call.
+ * `$defs` nothing refers to, keywords that only restate JSON Schema's defaults). Parameter
+ * names, types, `enum`, `const`, `$ref` and `required` are never touched: the model must still
+ * write a valid call.
  */
 import { isRecord } from '../../shared/is-record.js';
 import type { JsonSchemaObject, ToolSpec } from '../types.js';
@@ -14,6 +15,29 @@ const MAX_BARE_DESCRIPTION = 100;
 /** Keys that only document a schema; `description` is shortened instead. */
 const DOCUMENTATION_KEYS = new Set(['$schema', '$comment', 'examples', 'title', 'markdownDescription']);
 const DEFINITION_KEYS = ['$defs', 'definitions'] as const;
+/** Keys whose value is a map of names to schemas: the names are data, not schema keywords. */
+const NAMED_SCHEMA_KEYS = new Set(['properties', ...DEFINITION_KEYS]);
+
+/**
+ * Keywords that say nothing a call depends on, dropped at every level: `additionalProperties: true`
+ * and `required: []` are JSON Schema's defaults, and a bound at ±2^53-1 (zod's "any safe integer")
+ * is no bound for a number a model writes.
+ */
+function isVacuous(key: string, value: unknown): boolean {
+  if (key === 'additionalProperties') return value === true;
+  if (key === 'required') return Array.isArray(value) && value.length === 0;
+  if (key === 'maximum' || key === 'minimum') return Math.abs(value as number) === Number.MAX_SAFE_INTEGER;
+  return false;
+}
+
+/** `anyOf` alternatives written twice (Notion's `string | string | object`) match nothing more the second time. */
+function distinct(alternatives: unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return alternatives.filter((alternative) => {
+    const key = JSON.stringify(alternative);
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
+}
 
 /** Markdown links to their text: the URL costs tokens and tells the model nothing it can act on. */
 function withoutLinks(text: string): string {
@@ -42,14 +66,19 @@ function compactSchema(schema: unknown, parameterChars: number): unknown {
   const compacted: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DOCUMENTATION_KEYS.has(key) && (key !== 'title' || typeof value === 'string')) continue;
+    if (isVacuous(key, value)) continue;
+    // What the server does with an argument left out; a call is as valid without knowing it.
+    if (parameterChars === 0 && key === 'default') continue;
     if (key === 'description' && typeof value === 'string') {
       const short = parameterChars > 0 ? firstSentence(value, parameterChars) : '';
       if (short) compacted[key] = short;
-    } else if (key === 'properties' && isRecord(value)) {
+    } else if (NAMED_SCHEMA_KEYS.has(key) && isRecord(value)) {
       // Property names are data, not schema keywords: a parameter called `title` stays.
       compacted[key] = Object.fromEntries(
         Object.entries(value).map(([name, sub]) => [name, compactSchema(sub, parameterChars)]),
       );
+    } else if (key === 'anyOf' && Array.isArray(value)) {
+      compacted[key] = distinct(compactSchema(value, parameterChars) as unknown[]);
     } else {
       compacted[key] = compactSchema(value, parameterChars);
     }
@@ -95,7 +124,8 @@ function withoutUnusedDefinitions(schema: JsonSchemaObject): JsonSchemaObject {
 
 /**
  * How far a tool is shortened: `short` keeps the first sentence of each parameter description,
- * `bare` keeps none (and a shorter description), for tools further down a request's ranking.
+ * `bare` keeps none, nor `default`s (and a shorter description), for tools further down a
+ * request's ranking.
  */
 export type CompactLevel = 'short' | 'bare';
 

@@ -8,7 +8,21 @@ import { describeTool } from '../system-prompt.js';
 import { modelName } from '../tool-naming.js';
 import type { ToolProtocolName, ToolSpec } from '../types.js';
 
+/**
+ * Costs by tool object, per protocol: every request of a session prices the same (cached) tool
+ * forms again, and writing a definition out is most of what a selection takes.
+ */
+const known = new Map<ToolProtocolName, WeakMap<ToolSpec, number>>();
+
 export function toolTokens(tool: ToolSpec, protocol: ToolProtocolName): number {
+  let costs = known.get(protocol);
+  if (!costs) known.set(protocol, (costs = new WeakMap()));
+  let cost = costs.get(tool);
+  if (cost === undefined) costs.set(tool, (cost = measure(tool, protocol)));
+  return cost;
+}
+
+function measure(tool: ToolSpec, protocol: ToolProtocolName): number {
   if (protocol !== 'native') return estimateTextTokens(`${describeTool(tool).join('\n')}\n`);
   const definition = {
     type: 'function',

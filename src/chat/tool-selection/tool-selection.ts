@@ -44,8 +44,18 @@ export interface Selection {
 /** Tools remembered as used or found: a task's worth, so an old one does not hold budget forever. */
 const MAX_REMEMBERED = 10;
 
-/** The tools a selection offers with their parameters described; those after them go bare. */
-const DESCRIBED_TOOLS = 8;
+/**
+ * The tools a selection offers with their parameters described; those after them go bare. The
+ * likeliest few: describing eight left room for one or two tools fewer.
+ */
+const DESCRIBED_TOOLS = 5;
+/**
+ * The most of the budget one described tool may take; past it the tool goes bare. Described, a
+ * big schema (Notion's `update-page-markdown`: 659 tokens, 346 bare) would take the place of
+ * several other tools, and its parameter descriptions are worth less than those tools. A tenth
+ * keeps most tools' descriptions (those of up to ~200 tokens at 25 % of num_ctx 8192).
+ */
+const MAX_DESCRIBED_SHARE = 0.1;
 
 const compactForms: Record<CompactLevel, WeakMap<ToolSpec, ToolSpec>> = { short: new WeakMap(), bare: new WeakMap() };
 function compactForm(tool: ToolSpec, level: CompactLevel): ToolSpec {
@@ -137,7 +147,7 @@ export class ToolSelection {
     }
     const account = { catalogue: catalogue.length, budgetTokens };
 
-    const ranking = await rankTools(catalogue, request, this.options.embeddings, signal);
+    const ranking = await rankTools(catalogue, { ...request, used: this.used }, this.options.embeddings, signal);
     const rankOf = new Map(ranking.tools.map((tool, index) => [tool, index + 1]));
     const candidates: [ToolSpec, OfferReason][] = [
       ...this.pinned(catalogue, request.message),
@@ -149,9 +159,7 @@ export class ToolSelection {
     let tokens = toolTokens(findToolsSpec(catalogue.length, catalogue.length, servers), protocol);
     for (const [tool, reason] of candidates) {
       if (chosen.has(tool)) continue;
-      // Smaller descriptions before fewer tools: past the first few, parameters go undescribed.
-      const form = compactForm(tool, chosen.size < DESCRIBED_TOOLS ? 'short' : 'bare');
-      const cost = toolTokens(form, protocol);
+      const { form, cost } = this.affordableForm(tool, protocol, chosen.size < DESCRIBED_TOOLS);
       // The user's own `alwaysInclude` is kept even past the budget: the context check reports it.
       if (reason !== 'always' && tokens + cost > budgetTokens) continue;
       chosen.set(tool, { reason, form });
@@ -170,6 +178,21 @@ export class ToolSelection {
       findTools,
       offer: { ...account, tokens, form: 'short', tools: entries, ...(embeddings ? { embeddings } : {}) },
     };
+  }
+
+  /** Smaller descriptions before fewer tools: past the first few, or when too big, parameters go undescribed. */
+  private affordableForm(
+    tool: ToolSpec,
+    protocol: ToolProtocolName,
+    described: boolean,
+  ): { form: ToolSpec; cost: number } {
+    if (described) {
+      const form = shortForm(tool);
+      const cost = toolTokens(form, protocol);
+      if (cost <= this.budgetTokens * MAX_DESCRIBED_SHARE) return { form, cost };
+    }
+    const form = compactForm(tool, 'bare');
+    return { form, cost: toolTokens(form, protocol) };
   }
 
   /** The tools offered whatever the ranking says, each with its reason, in that order of precedence. */

@@ -1,5 +1,6 @@
 /** Which tools a request offers: the budget, the short form, the ranking, the pinned tools and `find_tools`. */
 import { describe, expect, it } from 'vitest';
+import { compactTool } from '../../../src/chat/tool-selection/compact-tool.js';
 import { EmbeddingRanker, type TextEmbedder } from '../../../src/chat/tool-selection/embedding-ranker.js';
 import { toolTokens } from '../../../src/chat/tool-selection/tool-cost.js';
 import { ToolSelection, type ToolSelectionOptions } from '../../../src/chat/tool-selection/tool-selection.js';
@@ -70,6 +71,32 @@ describe('tool selection', () => {
     chooser.clear();
     const after = await chooser.select(catalogue, 'native', ask('compute 2+2'));
     expect(after.offer.tools.filter((tool) => tool.reason === 'used')).toEqual([]);
+  });
+
+  it('describes the parameters of the first tools only while one takes at most a tenth of the budget', async () => {
+    const { tools } = await selection().select(
+      catalogue,
+      'native',
+      ask('use browser_press_key, then API-update-page-markdown'),
+    );
+    const byName = (name: string): ToolSpec => catalogue.find((tool) => displayName(tool) === name) as ToolSpec;
+    const pressKey = byName('playwright.browser_press_key');
+    const markdown = byName('notion.API-update-page-markdown');
+    expect(toolTokens(compactTool(markdown), 'native')).toBeGreaterThan(2048 / 10);
+    expect(tools.slice(0, 2)).toEqual([compactTool(pressKey, 'short'), compactTool(markdown, 'bare')]);
+  });
+
+  it('ranks the best matches of the servers the session used higher', async () => {
+    const earlier = ['open duckduckgo.com', "type 'weather in Lisbon' in the search box"];
+    const rankOf = async (chooser: ToolSelection): Promise<number | undefined> => {
+      const { offer } = await chooser.select(catalogue, 'native', ask('hit enter', earlier));
+      return offer.tools.find((tool) => tool.name === 'playwright.browser_press_key')?.rank;
+    };
+    const inSession = selection();
+    inSession.noteUsed({ server: 'playwright', tool: 'browser_navigate' });
+    inSession.noteUsed({ server: 'playwright', tool: 'browser_type' });
+    const alone = (await rankOf(selection())) ?? Infinity;
+    expect(await rankOf(inSession)).toBeLessThan(Math.min(alone, 6));
   });
 
   it('a prompt or resource that names a tool (`get-sum`, `read_text_file`) gets it offered; a plain word does not', async () => {

@@ -1,0 +1,103 @@
+/**
+ * What a request is widened with before the lexical search, at a lower weight than its own words.
+ * Everyday words for the actions tool names are built from: a user "forgets" what a tool
+ * `delete`s, "grabs a picture" a tool `screenshot`s, "hits" the key a tool `press`es. Only words
+ * for actions, equivalent whatever the server: no nouns of any one domain. And the parameter a
+ * value is for, read from its form: a web address is a `url`, a file name a `file` `path`.
+ */
+
+/** Each line: words that name the same action in tool names and in requests. */
+const ACTION_GROUPS = [
+  'delete remove forget erase drop destroy discard purge trash',
+  'create make add new insert append',
+  'get read open show view fetch retrieve display see look',
+  'list browse enumerate',
+  'search find lookup locate query',
+  'update edit change modify set patch alter adjust',
+  'move rename relocate',
+  'screenshot capture snapshot picture photo',
+  'write save store',
+  'navigate go visit goto',
+  'press hit tap push',
+  'type enter input fill',
+  'upload attach',
+  'download export',
+  'close shut quit exit',
+  'run execute evaluate invoke launch start trigger',
+  'select pick choose',
+  'send post submit',
+  'reply comment respond',
+  'stop cancel abort halt',
+  'copy duplicate clone',
+].map((line) => line.split(' '));
+
+/**
+ * The equivalents of each word of `terms` (as `normalize` makes them), none of `terms` itself.
+ * `normalize` is the index's own term processing, so a group's words match as stemmed there.
+ */
+export function actionEquivalents(terms: string[], normalize: (word: string) => string | null): string[] {
+  const groups = normalizedGroups(normalize);
+  const own = new Set(terms);
+  const added = new Set<string>();
+  for (const term of own) {
+    for (const group of groups.get(term) ?? []) {
+      for (const word of group) if (!own.has(word)) added.add(word);
+    }
+  }
+  return [...added];
+}
+
+let normalized: { normalize: (word: string) => string | null; groups: Map<string, string[][]> } | undefined;
+
+/** The groups by each of their normalized words, worked out once per normalizer. */
+function normalizedGroups(normalize: (word: string) => string | null): Map<string, string[][]> {
+  if (normalized?.normalize !== normalize) {
+    const groups = new Map<string, string[][]>();
+    for (const line of ACTION_GROUPS) {
+      const words = [...new Set(line.flatMap((word) => normalize(word) ?? []))];
+      for (const word of words) groups.set(word, [...(groups.get(word) ?? []), words]);
+    }
+    normalized = { normalize, groups };
+  }
+  return normalized.groups;
+}
+
+/** Extensions of files people name in requests: a word ending in one is a file, not `document.title`. */
+const FILE_EXTENSIONS = new Set(
+  (
+    'txt md markdown json jsonl yaml yml toml ini cfg conf env log csv tsv xml html htm css js mjs cjs ts tsx jsx ' +
+    'py rb go rs java c h cpp sh sql pdf doc docx xls xlsx ppt pptx odt png jpg jpeg gif svg webp bmp ico mp3 wav ' +
+    'mp4 mov zip gz tgz tar lock'
+  ).split(' '),
+);
+/** Top-level domains common enough that `name.tld` is a site, not a file or a property. */
+const DOMAINS = new Set('com org net io dev app ai co edu gov info me us uk de fr eu'.split(' '));
+
+/**
+ * The words of the parameter a value in the request is for: a web address goes to a `url`, a file
+ * name or path to a `path` of a `file`. Read from the value's form, so they hold for any server.
+ */
+export function valueHints(text: string): string[] {
+  const hints = new Set<string>();
+  for (const token of text.split(/[\s"'`()<>,;]+/)) {
+    const word = token.replace(/[.?!:]+$/, '');
+    // An e-mail address is neither, though it ends in a domain.
+    if (word.includes('@')) continue;
+    const host = word.replace(SCHEME, '').split(/[/?#:]/)[0] ?? '';
+    const domain = /^\w[\w-]*(?:\.[\w-]+)*\.([a-z]+)$/i.exec(host)?.[1]?.toLowerCase();
+    const extension = /\.([a-z0-9]+)$/i.exec(word)?.[1]?.toLowerCase();
+    if (SCHEME.test(word) || (domain !== undefined && DOMAINS.has(domain))) hints.add('url');
+    else if (isPath(word) || (extension !== undefined && FILE_EXTENSIONS.has(extension))) {
+      hints.add('file');
+      hints.add('path');
+    }
+  }
+  return [...hints];
+}
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** `~/x`, `./x`, `/x`, `x/`, `a/b/c`: one slash between two words (`and/or`) is not enough. */
+function isPath(word: string): boolean {
+  return /^(?:~|\.{1,2})?\/[\w.-]/.test(word) || /^[\w.-]+\/$/.test(word) || /^[\w.-]+(?:\/[\w.-]+){2,}\/?$/.test(word);
+}
