@@ -91,6 +91,23 @@ export interface ServerRequestHandler {
   urlCompleted(server: string, elicitationId: string): void;
 }
 
+/** What became of one server request: for `debug`, the log and `ask --json`. */
+export interface ServerRequestRecord {
+  server: string;
+  kind: 'sampling' | 'form' | 'url';
+  outcome: 'accepted' | 'declined' | 'cancelled' | 'failed';
+  /** Sampling: the model that answered. */
+  model?: string;
+  durationMs: number;
+}
+
+/** `debug`'s line for a record. */
+export function formatServerRequest(record: ServerRequestRecord): string {
+  const model = record.model ? ` on ${record.model}` : '';
+  const what = { sampling: 'a completion', form: 'a form', url: 'a URL to open' }[record.kind];
+  return `${record.server} asked for ${what}${model}: ${record.outcome} (${record.durationMs} ms)`;
+}
+
 /** A request the user or the policy declined; the message says why, to the server and the log. */
 export class DeclinedRequest extends Error {
   override name = 'DeclinedRequest';

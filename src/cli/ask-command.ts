@@ -13,6 +13,7 @@ import type { Runtime } from '../session/runtime.js';
 import { formatCall, formatToolLine } from '../present/tool-line.js';
 import { formatProgress } from '../present/tool-progress.js';
 import { formatToolOffer } from '../present/tool-offer.js';
+import { formatServerRequest, type ServerRequestRecord } from '../chat/server-requests.js';
 import { scriptGate } from '../session/server-request-gate.js';
 import { withHost } from '../session/with-host.js';
 
@@ -100,7 +101,12 @@ export async function askCommand(
   ollamaReady.catch(() => undefined);
   // A server disabled by a missing variable is the user's choice: say so at a terminal, keep scripts' stderr clean.
   const notices = { warn: output.warn, disabled: output.stderrIsTty ? output.warn : (): void => undefined };
-  const serverRequests = scriptGate(config.servers, () => llm, log, output.warn, options.yes === true);
+  const records: ServerRequestRecord[] = [];
+  const onRecord = (record: ServerRequestRecord): void => {
+    records.push(record);
+    if (runtime.debug) output.stderr(`[debug] ${formatServerRequest(record)}\n`);
+  };
+  const serverRequests = scriptGate(config.servers, () => llm, log, output.warn, options.yes === true, onRecord);
   return withHost(
     runtime,
     notices,
@@ -117,7 +123,9 @@ export async function askCommand(
       const result = outcome ?? { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
       if (options.json) {
         const { answer, steps, toolCalls } = result;
-        output.stdout(jsonForTerminal({ answer, model: llm.model, toolCalls, steps, toolsOffered }));
+        output.stdout(
+          jsonForTerminal({ answer, model: llm.model, toolCalls, steps, toolsOffered, serverRequests: records }),
+        );
       } else if (result.exitCode === ExitCode.ok) {
         output.stdoutRaw('\n');
       }

@@ -6,6 +6,7 @@
  */
 import type { ApprovalRule } from '../chat/approval.js';
 import type { PromptInfo, ResourceInfo } from '../chat/offers.js';
+import type { ServerRequestRecord } from '../chat/server-requests.js';
 import { MCPChatbot } from '../chat/orchestrator.js';
 import type { LlmClient, ToolHost, ToolSpec, TurnEvent } from '../chat/types.js';
 import type { DisabledServer } from '../config/types.js';
@@ -60,6 +61,9 @@ export class NoticeFeed extends Feed<string> {}
 /** A server announced that its prompts or resources changed. */
 export class OffersFeed extends Feed<void> {}
 
+/** What became of each request a server made of the client (for `debug`). */
+export class ServerRequestFeed extends Feed<ServerRequestRecord> {}
+
 export interface SessionOptions {
   /** Model calls allowed per turn; `DEFAULT_MAX_STEPS` when not given. */
   maxSteps?: number;
@@ -73,12 +77,15 @@ export interface SessionOptions {
   offersChanged?: OffersFeed;
   /** Where servers' requests for the user go (sampling, elicitation); a session without one refuses them. */
   questions?: QuestionSlot;
+  /** Where what became of each server request is said. */
+  serverRequests?: ServerRequestFeed;
 }
 
 export class ChatSession {
   readonly chatbot: MCPChatbot;
   readonly status: StatusFeed;
   readonly notices: NoticeFeed;
+  readonly serverRequests: ServerRequestFeed;
   private readonly questions: QuestionSlot;
   private debugOn: boolean;
   private known: { prompts: PromptInfo[]; resources: ResourceInfo[] } = { prompts: [], resources: [] };
@@ -97,6 +104,7 @@ export class ChatSession {
     this.status = options.status ?? new StatusFeed();
     this.notices = options.notices ?? new NoticeFeed();
     this.questions = options.questions ?? new QuestionSlot();
+    this.serverRequests = options.serverRequests ?? new ServerRequestFeed();
     // Changed prompts or resources are listed again on the next look, which a status change brings.
     options.offersChanged?.subscribe(() => {
       this.offersFrom = undefined;
@@ -317,6 +325,7 @@ export function openChatSession(runtime: Runtime): { session: ChatSession; host:
   const notices = new NoticeFeed();
   const offersChanged = new OffersFeed();
   const questions = new QuestionSlot();
+  const records = new ServerRequestFeed();
   const { servers, roots } = runtime.config;
   const llm = createOllamaClient(runtime.config.ollama, runtime.log);
   const serverRequests = new ServerRequestGate({
@@ -326,6 +335,7 @@ export function openChatSession(runtime: Runtime): { session: ChatSession; host:
     questions,
     notify: notices.notify,
     openUrl,
+    onRecord: records.notify,
   });
   const host = new McpHost(servers, {
     log: runtime.log,
@@ -335,6 +345,12 @@ export function openChatSession(runtime: Runtime): { session: ChatSession; host:
     onOffersChanged: () => offersChanged.notify(),
     serverRequests,
   });
-  const session = new ChatSession(runtime, host, llm, { status, notices, offersChanged, questions });
+  const session = new ChatSession(runtime, host, llm, {
+    status,
+    notices,
+    offersChanged,
+    questions,
+    serverRequests: records,
+  });
   return { session, host };
 }

@@ -14,6 +14,7 @@ import {
   type SamplingRequest,
   type SamplingResult,
   type ServerRequestHandler,
+  type ServerRequestRecord,
   type UrlAnswer,
   type UrlRequest,
 } from '../chat/server-requests.js';
@@ -78,6 +79,8 @@ export interface GateOptions {
   notify: (line: string) => void;
   /** Opens a URL the user agreed to (the platform opener or `$BROWSER`). */
   openUrl: (url: string) => Promise<void>;
+  /** Hears what became of each request. */
+  onRecord?: (record: ServerRequestRecord) => void;
 }
 
 /** Fields a script may accept unasked: every one has a default (SEP-1034). */
@@ -89,6 +92,9 @@ export function defaultsOf(fields: FormField[]): Record<string, FormValue> | und
   }
   return content;
 }
+
+/** An answer's action as the record says it. */
+const OUTCOMES = { accept: 'accepted', decline: 'declined', cancel: 'cancelled' } as const;
 
 export class ServerRequestGate implements ServerRequestHandler {
   /** Servers the user allowed to sample for the rest of the session (`a`). */
@@ -102,7 +108,45 @@ export class ServerRequestGate implements ServerRequestHandler {
     return this.options.servers.find((entry) => entry.name === server)?.[kind] ?? 'ask';
   }
 
-  async sample(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
+  sample(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
+    return this.recorded(request.server, 'sampling', () => this.decideSampling(request, signal), {
+      accepted: (result) => ({ outcome: 'accepted', model: result.model }),
+    });
+  }
+
+  fillForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer> {
+    return this.recorded(request.server, 'form', () => this.decideForm(request, signal), {
+      accepted: (answer) => ({ outcome: OUTCOMES[answer.action] }),
+    });
+  }
+
+  visitUrl(request: UrlRequest, signal: AbortSignal): Promise<UrlAnswer> {
+    return this.recorded(request.server, 'url', () => this.decideUrl(request, signal), {
+      accepted: (answer) => ({ outcome: OUTCOMES[answer] }),
+    });
+  }
+
+  /** Runs a decision and tells `onRecord` what became of it: `accepted` reads the answer; a throw is declined or failed. */
+  private async recorded<T>(
+    server: string,
+    kind: ServerRequestRecord['kind'],
+    decide: () => Promise<T>,
+    outcome: { accepted: (answer: T) => Pick<ServerRequestRecord, 'outcome' | 'model'> },
+  ): Promise<T> {
+    const began = performance.now();
+    const record = (fields: Pick<ServerRequestRecord, 'outcome' | 'model'>): void =>
+      this.options.onRecord?.({ server, kind, ...fields, durationMs: Math.round(performance.now() - began) });
+    try {
+      const answer = await decide();
+      record(outcome.accepted(answer));
+      return answer;
+    } catch (error) {
+      record({ outcome: error instanceof DeclinedRequest ? 'declined' : 'failed' });
+      throw error;
+    }
+  }
+
+  private async decideSampling(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
     const { server } = request;
     const policy = this.policy(server, 'sampling');
     if (policy === 'deny') throw new DeclinedRequest(`sampling is denied for ${server} in the config`);
@@ -130,7 +174,7 @@ export class ServerRequestGate implements ServerRequestHandler {
     return result;
   }
 
-  async fillForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer> {
+  private async decideForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer> {
     const { server } = request;
     const policy = this.policy(server, 'elicitation');
     if (policy === 'deny') return { action: 'decline' };
@@ -146,7 +190,7 @@ export class ServerRequestGate implements ServerRequestHandler {
     return { action: 'decline' };
   }
 
-  async visitUrl(request: UrlRequest, signal: AbortSignal): Promise<UrlAnswer> {
+  private async decideUrl(request: UrlRequest, signal: AbortSignal): Promise<UrlAnswer> {
     const { server } = request;
     if (this.policy(server, 'elicitation') === 'deny') return 'decline';
     const { questions } = this.options;
@@ -178,6 +222,7 @@ export function scriptGate(
   log: Logger,
   notify: (line: string) => void,
   yes: boolean,
+  onRecord?: (record: ServerRequestRecord) => void,
 ): ServerRequestGate {
   return new ServerRequestGate({
     servers,
@@ -185,6 +230,7 @@ export function scriptGate(
     log,
     yes,
     notify,
+    ...(onRecord ? { onRecord } : {}),
     openUrl: () => Promise.reject(new Error('a script never opens a URL')),
   });
 }

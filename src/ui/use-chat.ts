@@ -4,6 +4,7 @@
  * running turn's abort controller. Every change to what the screen shows is a `ChatAction`.
  */
 import { type MutableRefObject, useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { formatServerRequest } from '../chat/server-requests.js';
 import type { TurnEvent } from '../chat/types.js';
 import type { ApprovalControls } from './approval-keys.js';
 import type { ChatSession } from '../session/chat-session.js';
@@ -132,6 +133,14 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
   );
   useEffect(
     () => session.notices.subscribe((text) => store.dispatch({ type: 'add', items: [{ type: 'info', text }] })),
+    [session, store],
+  );
+  useEffect(
+    () =>
+      session.serverRequests.subscribe((record) => {
+        if (session.debug)
+          store.dispatch({ type: 'add', items: [{ type: 'debug', text: formatServerRequest(record) }] });
+      }),
     [session, store],
   );
   useStartCheck(session, store);

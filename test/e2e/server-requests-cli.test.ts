@@ -130,6 +130,33 @@ describe.each<Transport>(['stdio', 'Streamable HTTP'])('server-everything over %
   );
 
   it(
+    'ask --json records each server request of the turn, and what became of it',
+    async () => {
+      const call = JSON.stringify({
+        action: 'use_tool',
+        server: 'everything',
+        tool: 'trigger-sampling-request',
+        arguments: { prompt: 'zebra' },
+      });
+      ollama.script(call, 'Striped.', 'It said striped.');
+      const result = await cli(['ask', '--json', '--yes', 'sample for me'], transport);
+      expect(result.code).toBe(0);
+      const record = JSON.parse(result.stdout) as { serverRequests: unknown[]; answer: string };
+      expect(record.answer).toBe('It said striped.');
+      expect(record.serverRequests).toEqual([
+        {
+          server: 'everything',
+          kind: 'sampling',
+          outcome: 'accepted',
+          model: 'llama3.2',
+          durationMs: expect.any(Number),
+        },
+      ]);
+    },
+    RUN_MS,
+  );
+
+  it(
     'sampling: "deny" is declined even with --yes; the server is told so',
     async () => {
       const result = await cli([...sampling('zebra'), '--yes'], transport, { sampling: 'deny' });

@@ -125,6 +125,29 @@ describe('ServerRequestGate', () => {
     expect(await gate({ elicitation: 'deny' }).gate.fillForm(form, signal)).toEqual({ action: 'decline' });
   });
 
+  it('records what became of each request: accepted with its model, declined, cancelled', async () => {
+    const { model } = scriptedModel();
+    const records: unknown[] = [];
+    const g = new ServerRequestGate({
+      servers: [stdioServer('lab', [], { sampling: 'allow' }), stdioServer('shy', [], { sampling: 'deny' })],
+      model: () => model,
+      log: createLogger({ level: 'silent', file: null }),
+      questions: { ...answering('once').questions, fillForm: async () => ({ action: 'cancel' }) },
+      notify: () => undefined,
+      openUrl: async () => undefined,
+      onRecord: (record) => records.push(record),
+    });
+    await g.sample(request('lab'), signal);
+    await expect(g.sample(request('shy'), signal)).rejects.toThrow('sampling is denied for shy in the config');
+    await g.fillForm({ server: 'lab', message: 'Who?', fields: [] }, signal);
+    const durationMs = expect.any(Number);
+    expect(records).toEqual([
+      { server: 'lab', kind: 'sampling', outcome: 'accepted', model: 'llama3.2', durationMs },
+      { server: 'shy', kind: 'sampling', outcome: 'declined', durationMs },
+      { server: 'lab', kind: 'form', outcome: 'cancelled', durationMs },
+    ]);
+  });
+
   it('the end of a URL step is said only for a URL the user opened', async () => {
     const { questions } = answering('once');
     const { gate: g, notices } = gate({}, questions);
