@@ -79,6 +79,8 @@ export interface SessionOptions {
   questions?: QuestionSlot;
   /** Where what became of each server request is said. */
   serverRequests?: ServerRequestFeed;
+  /** What answers servers' requests, so a cancel can stop what it runs. */
+  gate?: ServerRequestGate;
 }
 
 export class ChatSession {
@@ -87,6 +89,7 @@ export class ChatSession {
   readonly notices: NoticeFeed;
   readonly serverRequests: ServerRequestFeed;
   private readonly questions: QuestionSlot;
+  private readonly gate: ServerRequestGate | undefined;
   private debugOn: boolean;
   private known: { prompts: PromptInfo[]; resources: ResourceInfo[] } = { prompts: [], resources: [] };
   /** The servers that were up when `known` was last asked for. */
@@ -105,6 +108,7 @@ export class ChatSession {
     this.notices = options.notices ?? new NoticeFeed();
     this.questions = options.questions ?? new QuestionSlot();
     this.serverRequests = options.serverRequests ?? new ServerRequestFeed();
+    this.gate = options.gate;
     // Changed prompts or resources are listed again on the next look, which a status change brings.
     options.offersChanged?.subscribe(() => {
       this.offersFrom = undefined;
@@ -195,6 +199,11 @@ export class ChatSession {
     ]);
     // A later look (a change announced meanwhile) may have finished first: the older answer must not win.
     if (look === this.looks) this.known = { prompts, resources };
+  }
+
+  /** The user cancelled: completions being written for servers stop too (the turn's own stop is its signal). */
+  stopServerWork(): void {
+    this.gate?.stopSampling();
   }
 
   /** The screen that asks the user what servers request; returns the detach. */
@@ -351,6 +360,7 @@ export function openChatSession(runtime: Runtime): { session: ChatSession; host:
     offersChanged,
     questions,
     serverRequests: records,
+    gate: serverRequests,
   });
   return { session, host };
 }

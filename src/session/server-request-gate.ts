@@ -99,6 +99,8 @@ const OUTCOMES = { accept: 'accepted', decline: 'declined', cancel: 'cancelled' 
 export class ServerRequestGate implements ServerRequestHandler {
   /** Servers the user allowed to sample for the rest of the session (`a`). */
   private readonly alwaysSample = new Set<string>();
+  /** Completions being written now: the user's Esc stops them as it stops the turn. */
+  private readonly generating = new Set<AbortController>();
   /** URLs the user opened, by `server elicitationId`, until the server says their step is done. */
   private readonly openedUrls = new Map<string, string>();
 
@@ -167,11 +169,34 @@ export class ServerRequestGate implements ServerRequestHandler {
       if (approval === 'always') this.alwaysSample.add(server);
     }
     this.options.log.info({ server, model, maxTokens: request.maxTokens }, 'sampling for a server');
-    const result = await sample(request, model, llm, signal);
+    const result = await this.generate(request, model, llm, signal);
     // Under `ask` the user sees what goes back before it goes; `allow` said they need not.
     if (policy === 'ask' && questions && !(await questions.reviewCompletion(request, result, signal)))
       throw new DeclinedRequest('the user did not send the completion');
     return result;
+  }
+
+  /** Stops every completion being written for a server (the user cancelled); each is declined. */
+  stopSampling(): void {
+    for (const controller of this.generating) controller.abort();
+  }
+
+  private async generate(
+    request: SamplingRequest,
+    model: string,
+    llm: SamplerModel,
+    signal: AbortSignal,
+  ): Promise<SamplingResult> {
+    const stop = new AbortController();
+    this.generating.add(stop);
+    try {
+      return await sample(request, model, llm, AbortSignal.any([signal, stop.signal]));
+    } catch (error) {
+      if (stop.signal.aborted) throw new DeclinedRequest('the user stopped the completion');
+      throw error;
+    } finally {
+      this.generating.delete(stop);
+    }
   }
 
   private async decideForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer> {

@@ -195,8 +195,9 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
     }
     if (!isBusy(store.getState())) return false;
     turn.current?.abort();
+    session.stopServerWork();
     return true;
-  }, [store]);
+  }, [session, store]);
 
   const approval = useMemo(() => approvalControls(store, cancel), [store, cancel]);
   useApprovalWait(store, state.activity);

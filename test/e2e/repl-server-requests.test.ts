@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../helpers/server-configs.js';
-import { useReplSession } from '../helpers/repl-session.js';
+import { SCREEN_WAIT, useReplSession } from '../helpers/repl-session.js';
 import { TmuxPane } from '../helpers/tmux.js';
 
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -77,6 +77,21 @@ describe.skipIf(!TmuxPane.available())('a server asks the user, in the REPL', ()
     await repl.shows('Done.');
     expect(samplingRequests()).toHaveLength(1);
     expect(lastToolResult()).toContain('Zebras are striped.');
+  });
+
+  it('Esc while the model writes for a server stops the completion with the turn', async () => {
+    repl.ollama.script(textCall('trigger-sampling-request', { prompt: 'slowly' }), { text: 'Never', hang: true });
+    repl.pane.type('sample slowly', 'Enter');
+    await repl.shows('use the model? y/a/n ›');
+    repl.pane.type('y', 'Enter');
+    const sampling = () =>
+      repl.ollama.requests.find(
+        (request) => request.path === '/api/chat' && JSON.stringify(request.body).includes('context: slowly'),
+      );
+    await vi.waitFor(() => expect(sampling()).toBeDefined(), SCREEN_WAIT);
+    repl.pane.type('', 'Escape');
+    await repl.shows('Cancelled.');
+    await vi.waitFor(() => expect(sampling()?.clientAborted).toBe(true), SCREEN_WAIT);
   });
 
   it('a form is filled in field by field; what is wrong is said; the server gets typed values', async () => {
