@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../helpers/server-configs.js';
+import { freePort, killAll, spawnNodeServer } from '../helpers/spawn-server.js';
 import { SCREEN_WAIT, useReplSession } from '../helpers/repl-session.js';
 import { TmuxPane } from '../helpers/tmux.js';
 
@@ -196,5 +197,42 @@ describe.skipIf(!TmuxPane.available())('a server asks the user, in the REPL', ()
     repl.pane.type('y', 'Enter');
     await repl.shows('Opened.');
     expect(fs.readFileSync(opened, 'utf8')).toBe(`${url}\n`);
+  });
+});
+
+describe.skipIf(!TmuxPane.available())('a server over Streamable HTTP asks the user, in the REPL', () => {
+  let url = '';
+  beforeAll(async () => {
+    const port = await freePort();
+    await spawnNodeServer([EVERYTHING, 'streamableHttp'], { PORT: String(port) }, /listening on port (\d+)/);
+    url = `http://127.0.0.1:${port}/mcp`;
+  });
+  afterAll(() => killAll());
+  const repl = useReplSession({
+    config: () => ({
+      mcpServers: {
+        everything: { url, alwaysAllow: ['trigger-sampling-request', 'trigger-elicitation-request'] },
+      },
+    }),
+  });
+
+  it('sampling is asked, run and sent back; a form is asked and Esc cancels it', async () => {
+    await repl.shows('ready');
+    repl.ollama.script(textCall('trigger-sampling-request', { prompt: 'okapi' }), 'Okapis are shy.', 'Done.');
+    repl.pane.type('sample over http', 'Enter');
+    await repl.shows('everything asks your model (llama3.2) for a completion:');
+    repl.pane.type('y', 'Enter');
+    await repl.shows('send? y/n ›');
+    repl.pane.type('y', 'Enter');
+    await repl.shows('Done.');
+    const sent = () =>
+      repl.ollama.chatRequests.flatMap((request) => request.messages).map((message) => message.content);
+    expect(sent().some((content) => content.includes('Okapis are shy.'))).toBe(true);
+    repl.ollama.script(textCall('trigger-elicitation-request', {}), 'Cancelled then.');
+    repl.pane.type('ask me over http', 'Enter');
+    await repl.shows('name ›');
+    repl.pane.type('', 'Escape');
+    await repl.shows('Cancelled then.');
+    expect(sent().some((content) => content.includes('"action": "cancel"'))).toBe(true);
   });
 });

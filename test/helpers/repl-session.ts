@@ -16,8 +16,11 @@ export const SCREEN_WAIT = { timeout: 20_000, interval: 20 };
 export interface ReplSessionOptions {
   /** Default: `llama3.2` without native tools, so calls are text JSON. */
   models?: FakeModel[];
-  /** Written as `mcp_config.json` in the working directory and trusted for the run (`--trust`); the shipped config otherwise. */
-  config?: Record<string, unknown>;
+  /**
+   * Written as `mcp_config.json` in the working directory and trusted for the run (`--trust`); the
+   * shipped config otherwise. A function is called when the session starts (after earlier `beforeAll`s).
+   */
+  config?: Record<string, unknown> | (() => Record<string, unknown>);
   /** Options for node itself, before the script. */
   nodeArgs?: string[];
   height?: number;
@@ -54,7 +57,8 @@ export function useReplSession(options: ReplSessionOptions = {}): ReplSession {
   beforeAll(async () => {
     session.ollama = await startFakeOllama({ models: options.models ?? TEXT_MODEL });
     session.workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-repl-session-')));
-    if (options.config) fs.writeFileSync(path.join(session.workDir, 'mcp_config.json'), JSON.stringify(options.config));
+    const config = typeof options.config === 'function' ? options.config() : options.config;
+    if (config) fs.writeFileSync(path.join(session.workDir, 'mcp_config.json'), JSON.stringify(config));
     const env = cleanEnv({
       HOME: session.workDir,
       OLLAMA_HOST: session.ollama.url,
@@ -63,7 +67,7 @@ export function useReplSession(options: ReplSessionOptions = {}): ReplSession {
       ...options.env,
     });
     // A config written here is the working directory's own, used only when trusted: --trust, for this run.
-    const trust = options.config ? ['--trust'] : [];
+    const trust = config ? ['--trust'] : [];
     pane.start([process.execPath, ...(options.nodeArgs ?? []), CLI, ...trust], {
       cwd: session.workDir,
       env,
