@@ -93,6 +93,14 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
       setExitCode(await resourcesCommand(await scriptRuntime(command, output), output, options));
     });
 
+  addGlobalOptions(program.command('tasks'))
+    .description('start the configured servers, list the tasks they know (status, times) and exit')
+    .option('--json', 'print a JSON array of { server, taskId, status, statusMessage, createdAt, lastUpdatedAt, tool }')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { tasksCommand } = await import('./tasks-command.js');
+      setExitCode(await tasksCommand(await scriptRuntime(command, output), output, options));
+    });
+
   addGlobalOptions(program.command('call'))
     .description('call one tool directly, without the model, and print its result')
     .argument('<server>', 'server name from the configuration')

@@ -27,8 +27,10 @@ import { outputSchemaFailure } from './output-schema.js';
 import { hideSecrets } from './server-secrets.js';
 import { ManagedServer, type ServerStatus } from './managed-server.js';
 import { listPrompts, listResources, listResourceTemplates, promptMessages, resourceText } from './server-offers.js';
+import { listServerTasks, listsTasks, type TaskInfo } from './session-tasks.js';
 
 export type { ServerStatus } from './managed-server.js';
+export type { TaskInfo } from './session-tasks.js';
 
 /** A Tab press waits at most this for a server's suggestions. */
 const COMPLETION_TIMEOUT_MS = 2_000;
@@ -179,6 +181,33 @@ export class McpHost implements ToolHost {
 
   async listResourceTemplates(): Promise<ResourceTemplateInfo[]> {
     return this.fromReadyServers('resource templates', (client, server) => listResourceTemplates(client, server.name));
+  }
+
+  /**
+   * The tasks each ready server knows (`tasks/list`, where it answers it) and those this session
+   * started; a server whose listing fails gives only the latter, and the failure is logged.
+   */
+  async listTasks(): Promise<TaskInfo[]> {
+    const lists = await Promise.all(
+      this.servers.map(async (server) => {
+        const client = server.readyClient();
+        if (!client || !listsTasks(client)) return server.tasks.list();
+        try {
+          const tasks = await listServerTasks(client, server.tasks, server.name);
+          return tasks.map(({ statusMessage, ...task }) => ({
+            ...task,
+            ...(statusMessage === undefined ? {} : { statusMessage: withoutCredentials(server, statusMessage) }),
+          }));
+        } catch (error) {
+          this.log.warn(
+            { server: server.name, err: withoutCredentials(server, errorMessage(error)) },
+            'could not list tasks',
+          );
+          return server.tasks.list();
+        }
+      }),
+    );
+    return lists.flat();
   }
 
   /** A prompt's messages for `args`; throws an error that names the server and the prompt. */

@@ -15,6 +15,8 @@ import type { Connection, ServerList } from './connection.js';
 import { allPages } from './paginate.js';
 import { displayUrl, errorWithoutSecrets, hideSecrets, secretValues } from './server-secrets.js';
 import { instructionsForModel } from './server-instructions.js';
+import { SessionTasks } from './session-tasks.js';
+import { callToolAsTask, runsAsTask } from './task-call.js';
 
 /** Crashes tolerated before a server is given up on: enough for a flaky start, not a crash loop. */
 const MAX_CRASHES = 3;
@@ -81,12 +83,15 @@ export class ManagedServer {
   private readonly watched = new Set<string>();
   /** Sampling requests since the last call began. */
   private samplingRequests = 0;
+  /** The tasks this session's calls started on the server, with the last state heard of each. */
+  readonly tasks: SessionTasks;
 
   constructor(
     readonly config: ServerConfig,
     private readonly deps: ManagedServerDeps,
   ) {
     this.log = deps.log.child({ server: config.name });
+    this.tasks = new SessionTasks(config.name);
   }
 
   get name(): string {
@@ -252,6 +257,8 @@ export class ManagedServer {
   /**
    * Calls a tool; throws on transport errors, timeouts and cancellation (the host turns those into
    * results). A call that reports progress is not timed out while it keeps reporting, up to a ceiling.
+   * A tool that supports tasks, on a server that takes them, runs as a task: its status is reported
+   * as progress, and the same timeout and ceiling apply to how long it goes unheard and runs in all.
    */
   async call(
     tool: string,
@@ -262,6 +269,17 @@ export class ManagedServer {
     const connection = this.connection;
     if (!connection) throw new Error(`server "${this.name}" is not connected`);
     this.samplingRequests = 0;
+    const spec = this.tools.find((known) => known.name === tool);
+    if (runsAsTask(connection.client, spec))
+      return callToolAsTask(connection.client, tool, args, {
+        signal,
+        idleMs: this.config.timeoutMs,
+        ceilingMs: Math.max(this.config.timeoutMs, PROGRESS_CEILING_MS),
+        onProgress: onProgress ?? ignoreProgress,
+        hide: (text) => hideSecrets(text, this.config),
+        log: this.log,
+        tasks: this.tasks,
+      });
     // The SDK never removes the listener it adds to the signal it is given, so it gets one that lives
     // only as long as this call: the caller's (a whole turn's) collects nothing, and an abort after the
     // call has finished cannot send a cancellation for it. Without a caller's signal there is nothing

@@ -1,4 +1,7 @@
-/** A running call's progress for people: a bar when the server gives a total, the count, its message. */
+/**
+ * A running call's progress for people: a bar when the server gives a total, the count, its message.
+ * A task's status has no count (progress 0, no total): it is its message alone, `working · Researching…`.
+ */
 import type { ToolProgress } from '../chat/types.js';
 import { sanitizeForDisplay } from '../shared/terminal-text.js';
 
@@ -12,7 +15,7 @@ export function formatProgress({ progress, total, message }: ToolProgress): stri
     const share = Math.min(1, Math.max(0, progress / total));
     const filled = Math.round(share * BAR_WIDTH);
     parts.push(`${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)} ${progress}/${total}`);
-  } else {
+  } else if (progress !== 0 || !message) {
     parts.push(String(progress));
   }
   if (message) {

@@ -10,7 +10,7 @@ import type { ServerRequestRecord } from '../chat/server-requests.js';
 import { MCPChatbot } from '../chat/orchestrator.js';
 import type { LlmClient, ToolHost, ToolSpec, TurnEvent } from '../chat/types.js';
 import type { DisabledServer } from '../config/types.js';
-import { McpHost, type ServerStatus } from '../mcp/host.js';
+import { McpHost, type ServerStatus, type TaskInfo } from '../mcp/host.js';
 import { createOllamaClient, type OllamaClient } from '../ollama/client.js';
 import { EmbeddingRanker } from '../chat/tool-selection/embedding-ranker.js';
 import { ToolSelection } from '../chat/tool-selection/tool-selection.js';
@@ -28,7 +28,9 @@ export type { ServerStatus } from '../mcp/host.js';
 export type SessionHost = ToolHost &
   Pick<McpHost, 'requiresApproval' | 'statuses'> &
   Partial<OfferHost> &
-  Partial<Pick<McpHost, 'watch' | 'unwatch' | 'setLogLevel' | 'listResources' | 'completePromptArgument'>>;
+  Partial<
+    Pick<McpHost, 'watch' | 'unwatch' | 'setLogLevel' | 'listResources' | 'completePromptArgument' | 'listTasks'>
+  >;
 
 function isOfferHost(host: SessionHost): host is SessionHost & OfferHost {
   return host.listPrompts !== undefined && host.getPrompt !== undefined && host.readResource !== undefined;
@@ -231,6 +233,11 @@ export class ChatSession {
     if (!this.host.setLogLevel) throw new Error('these servers take no log level');
     await this.host.setLogLevel(server, level);
     return `${server} now sends its log messages from ${level} up (to ${this.runtime.config.logging.file}).`;
+  }
+
+  /** `/tasks`: the tasks the servers know, this session's among them; none from a host without tasks. */
+  async tasks(): Promise<TaskInfo[]> {
+    return this.host.listTasks ? this.host.listTasks() : [];
   }
 
   /** Whether `/word` runs a prompt: `server:name`, or a name a running server offers (as of the last look). */

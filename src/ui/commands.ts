@@ -8,6 +8,7 @@ import type { ChatSession } from '../session/chat-session.js';
 import { formatToolList, toolBudget } from '../present/tool-list.js';
 import { toolCount } from '../present/tool-line.js';
 import { formatPromptList } from '../present/offers-list.js';
+import { formatTaskList } from '../present/task-list.js';
 import type { PromptInfo, ResourceInfo } from '../chat/offers.js';
 
 const COMMANDS = {
@@ -20,6 +21,7 @@ const COMMANDS = {
   watch: 'show when a resource changes: /watch @server:uri',
   unwatch: 'stop that: /unwatch @server:uri',
   loglevel: 'set which log messages a server sends to the log file: /loglevel <server> <level>',
+  tasks: "list the servers' tasks (long tool calls run as tasks) and their states",
   quit: 'exit (also: exit, Ctrl+D, Ctrl+C at an empty prompt)',
 } as const;
 export type CommandName = keyof typeof COMMANDS;
@@ -183,6 +185,8 @@ export async function runCommand(
       return {
         items: [await attempt(() => session.setServerLogLevel(command.args[0] ?? '', command.args[1] ?? ''))],
       };
+    case 'tasks':
+      return { items: [await attempt(async () => formatTaskList(await session.tasks()))] };
     case 'quit':
       return { items: [], exit: true };
     default:

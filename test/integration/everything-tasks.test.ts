@@ -1,0 +1,169 @@
+/**
+ * Tool calls run as MCP tasks, against the reference peer (server-everything's
+ * `simulate-research-query`, a task-only tool), over stdio and Streamable HTTP: the status
+ * messages reach the progress line, the result comes back, an abort cancels the task on the
+ * server, the listing shows the session's tasks, and `input_required` reaches the client's
+ * elicitation handler through `tasks/result`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FormAnswer, FormRequest, ServerRequestHandler } from '../../src/chat/server-requests.js';
+import type { ToolProgress } from '../../src/chat/types.js';
+import type { ServerConfig } from '../../src/config/types.js';
+import { McpHost } from '../../src/mcp/host.js';
+import { createLogger } from '../../src/shared/log.js';
+import { freePort, killAll, spawnNodeServer } from '../helpers/spawn-server.js';
+import { REPO_ROOT, stdioServer } from '../helpers/server-configs.js';
+
+const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+/** Shorter than the research (four stages of a second): the task must outlive it by answering its polls. */
+const CALL_TIMEOUT_MS = 1_500;
+const TOOL = 'simulate-research-query';
+
+let dir: string;
+const hosts: McpHost[] = [];
+
+beforeAll(() => {
+  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-everything-tasks-')));
+});
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((host) => host.close()));
+  await killAll();
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const transports: [string, () => Promise<ServerConfig>][] = [
+  ['stdio', async () => stdioServer('everything', [EVERYTHING, 'stdio'], { timeoutMs: CALL_TIMEOUT_MS })],
+  [
+    'Streamable HTTP',
+    async () => {
+      const port = await freePort();
+      await spawnNodeServer([EVERYTHING, 'streamableHttp'], { PORT: String(port) }, /listening on port (\d+)/);
+      return {
+        kind: 'remote',
+        name: 'everything',
+        url: `http://127.0.0.1:${port}/mcp`,
+        transport: 'http',
+        headers: {},
+        timeoutMs: CALL_TIMEOUT_MS,
+        alwaysAllow: [],
+        alwaysInclude: [],
+        trust: false,
+        sampling: 'ask',
+        elicitation: 'ask',
+      };
+    },
+  ],
+];
+
+/** Answers every form with `answer`, keeping what it was asked. */
+function formAnswerer(answer: FormAnswer): { handler: ServerRequestHandler; asked: FormRequest[] } {
+  const asked: FormRequest[] = [];
+  const handler: ServerRequestHandler = {
+    sample: () => Promise.reject(new Error('no sampling in this test')),
+    fillForm: (request) => {
+      asked.push(request);
+      return Promise.resolve(answer);
+    },
+    visitUrl: () => Promise.resolve('decline'),
+    urlCompleted: () => undefined,
+  };
+  return { handler, asked };
+}
+
+async function startHost(config: ServerConfig, logFile: string, serverRequests?: ServerRequestHandler) {
+  const host = new McpHost([config], {
+    log: createLogger({ level: 'debug', file: logFile }),
+    ...(serverRequests ? { serverRequests } : {}),
+  });
+  hosts.push(host);
+  await host.start();
+  return host;
+}
+
+const research = (args: Record<string, unknown>) => ({ server: 'everything', tool: TOOL, arguments: args });
+const messages = (reports: ToolProgress[]) => reports.map((report) => report.message);
+
+describe.each(transports)('tasks of server-everything over %s', (transport, config) => {
+  it('a task-only tool runs as a task: its status messages reach onProgress, its result comes back, each step is logged', async () => {
+    const logFile = path.join(dir, `${transport}-run.log`);
+    const host = await startHost(await config(), logFile);
+    const reports: ToolProgress[] = [];
+    const result = await host.callTool(research({ topic: 'tide pools' }), undefined, (report) => reports.push(report));
+
+    expect(result).toMatchObject({ isError: false });
+    expect(result.forModel).toContain('# Research Report: tide pools');
+    // Polled every second: the stages of a second each are all heard, numberless, in order.
+    expect(messages(reports)).toEqual(
+      expect.arrayContaining(['working · Gathering sources...', 'working · Analyzing content...']),
+    );
+    expect(reports.every((report) => report.progress === 0 && report.total === undefined)).toBe(true);
+    // Four seconds of work against a 1.5 s timeout: a task that answers its polls is alive.
+    expect(result.durationMs).toBeGreaterThan(CALL_TIMEOUT_MS);
+
+    const [task] = await host.listTasks();
+    expect(task).toMatchObject({ server: 'everything', tool: TOOL, status: 'completed' });
+    const log = fs.readFileSync(logFile, 'utf8');
+    for (const step of ['task created', 'task status', 'task ended']) {
+      expect(log).toMatch(
+        new RegExp(`"taskId":"${task?.taskId}".*"msg":"${step}"|"msg":"${step}".*"taskId":"${task?.taskId}"`),
+      );
+    }
+  }, 20_000);
+
+  it('an abort cancels the task on the server, and the call ends as cancelled', async () => {
+    const host = await startHost(await config(), path.join(dir, `${transport}-abort.log`));
+    const reports: ToolProgress[] = [];
+    const controller = new AbortController();
+    const pending = host.callTool(research({ topic: 'kelp forests' }), controller.signal, (report) =>
+      reports.push(report),
+    );
+    await vi.waitFor(() => expect(reports.length).toBeGreaterThan(0), { timeout: 10_000, interval: 20 });
+    controller.abort();
+    const result = await pending;
+    expect(result).toMatchObject({ isError: true, forModel: `everything.${TOOL} was cancelled by the user.` });
+    // The server's own listing (`tasks/list`) says so, and the task stays cancelled: it does not complete.
+    const [task] = await host.listTasks();
+    expect(task).toMatchObject({ status: 'cancelled', tool: TOOL });
+    expect(Date.parse(task?.lastUpdatedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(task?.createdAt ?? ''));
+  }, 20_000);
+
+  it('the listing has every task of the session, each with its state', async () => {
+    const host = await startHost(await config(), path.join(dir, `${transport}-list.log`));
+    expect(await host.listTasks()).toEqual([]);
+    const controller = new AbortController();
+    const first = host.callTool(research({ topic: 'reefs' }), controller.signal);
+    const second = host.callTool(research({ topic: 'dunes' }));
+    await vi.waitFor(async () => expect(await host.listTasks()).toHaveLength(2), { timeout: 10_000, interval: 50 });
+    controller.abort();
+    await Promise.all([first, second]);
+    const tasks = await host.listTasks();
+    expect(tasks.map((task) => task.status).sort()).toEqual(['cancelled', 'completed']);
+    for (const task of tasks) {
+      expect(task).toMatchObject({ server: 'everything', tool: TOOL, taskId: expect.any(String) });
+      expect(Number.isNaN(Date.parse(task.createdAt))).toBe(false);
+    }
+  }, 20_000);
+
+  it('input_required: the server asks through tasks/result, the elicitation handler answers, the task uses it', async () => {
+    const { handler, asked } = formAnswerer({ action: 'accept', content: { interpretation: 'historical' } });
+    const host = await startHost(await config(), path.join(dir, `${transport}-input.log`), handler);
+    const reports: ToolProgress[] = [];
+    const result = await host.callTool(research({ topic: 'tides', ambiguous: true }), undefined, (report) =>
+      reports.push(report),
+    );
+    expect(asked).toEqual([
+      expect.objectContaining({
+        server: 'everything',
+        message: expect.stringContaining('The research query "tides" could have multiple interpretations'),
+      }),
+    ]);
+    expect(messages(reports)).toContain(
+      'input required · Found multiple interpretations for "tides". Requesting clarification...',
+    );
+    expect(result).toMatchObject({ isError: false });
+    expect(result.forModel).toContain('# Research Report: tides (historical)');
+  }, 20_000);
+});
