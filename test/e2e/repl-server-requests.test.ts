@@ -36,6 +36,7 @@ describe.skipIf(!TmuxPane.available())('a server asks the user, in the REPL', ()
             'trigger-elicitation-request',
             'trigger-elicitation-request-async',
             'trigger-url-elicitation',
+            'simulate-research-query',
           ],
         },
       },
@@ -180,6 +181,19 @@ describe.skipIf(!TmuxPane.available())('a server asks the user, in the REPL', ()
     repl.pane.type('', 'Escape');
     await repl.shows('Cancelled then.');
     expect(lastToolResult()).toContain('"action": "cancel"');
+  });
+
+  it('a research task stops for input: the question is asked, the answer taken, and the task completes', async () => {
+    repl.ollama.script(textCall('simulate-research-query', { topic: 'python', ambiguous: true }), 'Researched.');
+    repl.pane.type('research python', 'Enter');
+    await repl.shows('Which interpretation of the topic do you mean?');
+    await repl.shows('interpretation ›');
+    repl.pane.type('Monty Python comedy group', 'Enter');
+    await repl.shows('send to everything? y/n ›');
+    repl.pane.type('y', 'Enter');
+    await repl.shows('Researched.');
+    const sent = repl.ollama.chatRequests.flatMap((request) => request.messages).map((message) => message.content);
+    expect(sent.some((content) => content.includes('After receiving clarification ("comedy")'))).toBe(true);
   });
 
   it('a URL opens only after a yes', async () => {
