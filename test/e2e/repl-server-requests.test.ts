@@ -7,12 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { REPO_ROOT } from '../helpers/server-configs.js';
-import { freePort, killAll, spawnNodeServer } from '../helpers/spawn-server.js';
+import { EVERYTHING, everythingOverHttp } from '../helpers/everything.js';
+import { killAll } from '../helpers/spawn-server.js';
 import { SCREEN_WAIT, useReplSession } from '../helpers/repl-session.js';
 import { TmuxPane } from '../helpers/tmux.js';
 
-const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const textCall = (tool: string, args: Record<string, unknown>): string =>
   JSON.stringify({ action: 'use_tool', server: 'everything', tool, arguments: args });
 
@@ -217,9 +216,7 @@ describe.skipIf(!TmuxPane.available())('a server asks the user, in the REPL', ()
 describe.skipIf(!TmuxPane.available())('a server over Streamable HTTP asks the user, in the REPL', () => {
   let url = '';
   beforeAll(async () => {
-    const port = await freePort();
-    await spawnNodeServer([EVERYTHING, 'streamableHttp'], { PORT: String(port) }, /listening on port (\d+)/);
-    url = `http://127.0.0.1:${port}/mcp`;
+    url = await everythingOverHttp();
   });
   afterAll(() => killAll());
   const repl = useReplSession({

@@ -10,10 +10,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
-import { REPO_ROOT } from '../helpers/server-configs.js';
-import { freePort, killAll, spawnNodeServer } from '../helpers/spawn-server.js';
+import { EVERYTHING, everythingOverHttp } from '../helpers/everything.js';
+import { killAll } from '../helpers/spawn-server.js';
 
-const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const RUN_MS = 30_000;
 
 let workDir: string;
@@ -29,9 +28,7 @@ beforeAll(async () => {
   browser = path.join(workDir, 'browser.sh');
   fs.writeFileSync(browser, `#!/bin/sh\necho "$1" >> '${opened}'\n`, { mode: 0o755 });
   ollama = await startFakeOllama();
-  const port = await freePort();
-  await spawnNodeServer([EVERYTHING, 'streamableHttp'], { PORT: String(port) }, /listening on port (\d+)/);
-  httpUrl = `http://127.0.0.1:${port}/mcp`;
+  httpUrl = await everythingOverHttp();
 });
 afterEach(() => ollama.requests.splice(0));
 afterAll(async () => {

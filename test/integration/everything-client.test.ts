@@ -14,11 +14,11 @@ import type { ServerConfig } from '../../src/config/types.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { createLogger } from '../../src/shared/log.js';
 import { execFileSync } from 'node:child_process';
-import { freePort, killAll, spawnNodeServer } from '../helpers/spawn-server.js';
-import { REPO_ROOT, stdioServer } from '../helpers/server-configs.js';
+import { EVERYTHING, everythingTransports } from '../helpers/everything.js';
+import { killAll } from '../helpers/spawn-server.js';
+import { stdioServer } from '../helpers/server-configs.js';
 import { descendants } from '../helpers/tmux.js';
 
-const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 /** The per-call timeout the long operation must outlive by reporting progress. */
 const CALL_TIMEOUT_MS = 1_500;
 
@@ -34,29 +34,7 @@ afterEach(async () => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const transports: [string, () => Promise<ServerConfig>][] = [
-  ['stdio', async () => stdioServer('everything', [EVERYTHING, 'stdio'], { timeoutMs: CALL_TIMEOUT_MS })],
-  [
-    'Streamable HTTP',
-    async () => {
-      const port = await freePort();
-      await spawnNodeServer([EVERYTHING, 'streamableHttp'], { PORT: String(port) }, /listening on port (\d+)/);
-      return {
-        kind: 'remote',
-        name: 'everything',
-        url: `http://127.0.0.1:${port}/mcp`,
-        transport: 'http',
-        headers: {},
-        timeoutMs: CALL_TIMEOUT_MS,
-        alwaysAllow: [],
-        alwaysInclude: [],
-        trust: false,
-        sampling: 'ask',
-        elicitation: 'ask',
-      };
-    },
-  ],
-];
+const transports = everythingTransports(CALL_TIMEOUT_MS);
 
 /** What the host heard from the server between requests. */
 interface Heard {

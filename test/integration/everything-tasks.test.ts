@@ -14,10 +14,9 @@ import type { ToolProgress } from '../../src/chat/types.js';
 import type { ServerConfig } from '../../src/config/types.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { createLogger } from '../../src/shared/log.js';
-import { freePort, killAll, spawnNodeServer } from '../helpers/spawn-server.js';
-import { REPO_ROOT, stdioServer } from '../helpers/server-configs.js';
+import { everythingTransports } from '../helpers/everything.js';
+import { killAll } from '../helpers/spawn-server.js';
 
-const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 /** Shorter than the research (four stages of a second): the task must outlive it by answering its polls. */
 const CALL_TIMEOUT_MS = 1_500;
 const TOOL = 'simulate-research-query';
@@ -34,29 +33,7 @@ afterEach(async () => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const transports: [string, () => Promise<ServerConfig>][] = [
-  ['stdio', async () => stdioServer('everything', [EVERYTHING, 'stdio'], { timeoutMs: CALL_TIMEOUT_MS })],
-  [
-    'Streamable HTTP',
-    async () => {
-      const port = await freePort();
-      await spawnNodeServer([EVERYTHING, 'streamableHttp'], { PORT: String(port) }, /listening on port (\d+)/);
-      return {
-        kind: 'remote',
-        name: 'everything',
-        url: `http://127.0.0.1:${port}/mcp`,
-        transport: 'http',
-        headers: {},
-        timeoutMs: CALL_TIMEOUT_MS,
-        alwaysAllow: [],
-        alwaysInclude: [],
-        trust: false,
-        sampling: 'ask',
-        elicitation: 'ask',
-      };
-    },
-  ],
-];
+const transports = everythingTransports(CALL_TIMEOUT_MS);
 
 /** Answers every form with `answer`, keeping what it was asked. */
 function formAnswerer(answer: FormAnswer): { handler: ServerRequestHandler; asked: FormRequest[] } {
