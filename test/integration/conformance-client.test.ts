@@ -5,14 +5,13 @@
  * fail are listed, with a reason, in test/fixtures/conformance-client-baseline.json; the baseline
  * must stay exact both ways. A WARNING fails a scenario here, as it does in the harness's baseline check.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HARNESS_DIR, runConformanceHarness } from '../helpers/conformance-harness.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 
-const HARNESS_DIR = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance');
 const DRIVER = path.join(REPO_ROOT, 'scripts/conformance-client.mjs');
 const BASELINE_FILE = path.join(REPO_ROOT, 'test/fixtures/conformance-client-baseline.json');
 /** The harness kills the client after this; a scenario takes about 2 s here. */
@@ -86,10 +85,9 @@ function writeExpectedFailuresYaml(file: string): void {
   fs.writeFileSync(file, `client: ${JSON.stringify(baseline.expectedFailures.map((entry) => entry.scenario))}\n`);
 }
 
-function runScenario(scenario: string, expectedFailures: string): Promise<ScenarioRun> {
+async function runScenario(scenario: string, expectedFailures: string): Promise<ScenarioRun> {
   const outputDir = path.join(workDir, 'results');
   const args = [
-    path.join(HARNESS_DIR, 'dist/index.js'),
     'client',
     '--scenario',
     scenario,
@@ -103,21 +101,8 @@ function runScenario(scenario: string, expectedFailures: string): Promise<Scenar
     '--expected-failures',
     expectedFailures,
   ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      cwd: workDir,
-      env: { PATH: process.env.PATH ?? '', HOME: workDir, NO_COLOR: '1' },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), HARNESS_TIMEOUT_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output, ...readResult(outputDir, scenario) });
-    });
-  });
+  const run = await runConformanceHarness(args, workDir, HARNESS_TIMEOUT_MS);
+  return { ...run, ...readResult(outputDir, scenario) };
 }
 
 const problems = (checks: Check[]): Check[] =>

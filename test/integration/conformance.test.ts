@@ -5,17 +5,16 @@
  * listed, with a reason, in test/fixtures/conformance-baseline.json; the baseline must stay
  * exact both ways (no unexpected failure, no baseline entry that now passes).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../fakes/fake-github.js';
+import { HARNESS_DIR, runConformanceHarness } from '../helpers/conformance-harness.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 import { killAll, spawnNodeServer } from '../helpers/spawn-server.js';
 
 const GITHUB_MAIN = path.join(REPO_ROOT, 'dist/servers/github/main.js');
-const HARNESS_DIR = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance');
 const BASELINE_FILE = path.join(REPO_ROOT, 'test/fixtures/conformance-baseline.json');
 /** The whole active suite takes about a second here; this only turns a hang into a failure. */
 const HARNESS_TIMEOUT_MS = 120_000;
@@ -51,35 +50,14 @@ function writeExpectedFailuresYaml(file: string): void {
   fs.writeFileSync(file, `server:\n${baseline.expectedFailures.map((entry) => `  - ${entry.scenario}\n`).join('')}`);
 }
 
-function runHarness(url: string, outputDir: string, expectedFailures: string): Promise<HarnessRun> {
-  const bin = path.join(HARNESS_DIR, 'dist/index.js');
-  const args = [
-    bin,
-    'server',
-    '--url',
-    url,
-    '--suite',
-    baseline.suite,
-    '--output-dir',
-    outputDir,
-    '--expected-failures',
-    expectedFailures,
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      cwd: workDir,
-      env: { PATH: process.env.PATH ?? '', HOME: workDir, NO_COLOR: '1' },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), HARNESS_TIMEOUT_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output, scenarios: readResults(outputDir) });
-    });
-  });
+async function runHarness(url: string, outputDir: string, expectedFailures: string): Promise<HarnessRun> {
+  const args = ['server', '--url', url, '--suite', baseline.suite, '--output-dir', outputDir];
+  const run = await runConformanceHarness(
+    [...args, '--expected-failures', expectedFailures],
+    workDir,
+    HARNESS_TIMEOUT_MS,
+  );
+  return { ...run, scenarios: readResults(outputDir) };
 }
 
 function readResults(outputDir: string): Map<string, Check[]> {
