@@ -77,8 +77,17 @@ function common(
   entry: ServerEntry,
 ): Pick<
   ServerConfig,
-  'name' | 'description' | 'timeoutMs' | 'alwaysAllow' | 'alwaysInclude' | 'trust' | 'sampling' | 'elicitation'
+  | 'name'
+  | 'description'
+  | 'timeoutMs'
+  | 'alwaysAllow'
+  | 'alwaysInclude'
+  | 'trust'
+  | 'sampling'
+  | 'elicitation'
+  | 'breaker'
 > {
+  const breaker = entry.circuitBreaker;
   return {
     name,
     ...(entry.description === undefined ? {} : { description: entry.description }),
@@ -88,8 +97,17 @@ function common(
     trust: entry.trust ?? false,
     sampling: entry.sampling ?? 'ask',
     elicitation: entry.elicitation ?? 'ask',
+    ...(breaker && {
+      breaker: {
+        failures: breaker.failures ?? DEFAULT_BREAKER.failures,
+        cooldownMs: breaker.cooldown === undefined ? DEFAULT_BREAKER.cooldownMs : secondsToMs(breaker.cooldown),
+      },
+    }),
   };
 }
+
+/** A server is left alone after this many failed calls in a row, for this long at first. */
+export const DEFAULT_BREAKER = { failures: 3, cooldownMs: 30_000 };
 
 /** Where the servers mcp-chat ships are built: a stdio entry that runs one of them is ours. */
 const SHIPPED_SERVERS_DIR = path.join(PACKAGE_ROOT, 'dist', 'servers') + path.sep;

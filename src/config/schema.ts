@@ -32,6 +32,8 @@ export const serverEntrySchema = z
     /** Tools offered to the model on every request, even when the catalogue is over its budget. */
     alwaysInclude: z.array(z.string()).optional(),
     trust: z.boolean().optional(),
+    /** After `failures` failed calls in a row the server is not called for `cooldown` seconds (doubling while it keeps failing). */
+    circuitBreaker: z.strictObject({ failures: z.int().min(1).optional(), cooldown: seconds.optional() }).optional(),
     /** Whether the server may use the user's model (`sampling/createMessage`): ask each time by default. */
     sampling: z.enum(SERVER_REQUEST_POLICIES).optional(),
     /** Whether the server may ask the user for information (`elicitation/create`). */

@@ -23,6 +23,7 @@ import type {
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { toResultViews } from './content.js';
+import { breakerRefusal, isServerFailure } from './circuit-breaker.js';
 import { outputSchemaFailure } from './output-schema.js';
 import { hideSecrets } from './server-secrets.js';
 import { ManagedServer, type ServerStatus } from './managed-server.js';
@@ -151,8 +152,12 @@ export class McpHost implements ToolHost {
       const known = this.servers.map((s) => s.name).join(', ') || 'none';
       return finish(true, `Unknown server "${call.server}". Available servers: ${known}.`);
     }
+    if (!server.breaker.allows()) return finish(true, breakerRefusal(server.name, server.breaker.state()));
     const unavailable = await server.ensureReady();
-    if (unavailable) return finish(true, unavailable);
+    if (unavailable) {
+      server.breaker.recordFailure();
+      return finish(true, unavailable);
+    }
     if (!server.listTools().some((tool) => tool.name === call.tool)) {
       const known = server
         .listTools()
@@ -163,9 +168,13 @@ export class McpHost implements ToolHost {
     try {
       const report = onProgress && ((progress: Progress) => onProgress(progressReport(progress, server)));
       const result = await server.call(call.tool, call.arguments, signal, report);
+      // The server answered (an error result is the tool's answer): it works.
+      server.breaker.recordSuccess();
       const views = toResultViews(result, this.maxResultChars, (text) => withoutCredentials(server, text));
       return { ...finish(views.isError, views.forModel), ...(views.images && { images: views.images }) };
     } catch (error) {
+      // The user's cancel says nothing of the server, nor does an error the server sent back.
+      if (!signal?.aborted && isServerFailure(error)) server.breaker.recordFailure();
       return finish(true, withoutCredentials(server, describeCallFailure(server, call, error, signal)));
     }
   }

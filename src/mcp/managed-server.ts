@@ -7,7 +7,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress, Root, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DeclinedRequest, type ServerRequestHandler } from '../chat/server-requests.js';
+import { DEFAULT_BREAKER } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/types.js';
+import { type BreakerState, CircuitBreaker } from './circuit-breaker.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { connectServer } from './connect.js';
@@ -18,6 +20,8 @@ import { instructionsForModel } from './server-instructions.js';
 import { SessionTasks } from './session-tasks.js';
 import { callToolAsTask, runsAsTask } from './task-call.js';
 
+/** However often a failing server's probes fail, it is tried again at least this often. */
+const BREAKER_CEILING_MS = 5 * 60_000;
 /** Crashes tolerated before a server is given up on: enough for a flaky start, not a crash loop. */
 const MAX_CRASHES = 3;
 /** What a server that is not up offers; one array, so the host's catalogue stays the same. */
@@ -46,6 +50,8 @@ export interface ServerStatus {
   toolCount: number;
   /** Milliseconds from spawn to a usable tool list, for the last successful start. */
   startMs?: number;
+  /** Set while calls are kept away from the server (it failed too often in a row). */
+  breaker?: Exclude<BreakerState, { state: 'closed' }>;
   lastError?: string;
   description?: string;
 }
@@ -85,6 +91,8 @@ export class ManagedServer {
   private samplingRequests = 0;
   /** The tasks this session's calls started on the server, with the last state heard of each. */
   readonly tasks: SessionTasks;
+  /** Keeps calls away from the server while it keeps failing. */
+  readonly breaker: CircuitBreaker;
 
   constructor(
     readonly config: ServerConfig,
@@ -92,6 +100,8 @@ export class ManagedServer {
   ) {
     this.log = deps.log.child({ server: config.name });
     this.tasks = new SessionTasks(config.name);
+    const { failures, cooldownMs } = config.breaker ?? DEFAULT_BREAKER;
+    this.breaker = new CircuitBreaker({ failures, cooldownMs, ceilingMs: Math.max(BREAKER_CEILING_MS, cooldownMs) });
   }
 
   get name(): string {
@@ -107,7 +117,13 @@ export class ManagedServer {
       startMs: this.startMs,
       lastError: this.lastError,
       description: this.config.description,
+      ...this.breakerStatus(),
     };
+  }
+
+  private breakerStatus(): Pick<ServerStatus, 'breaker'> {
+    const breaker = this.breaker.state();
+    return breaker.state === 'closed' ? {} : { breaker };
   }
 
   listTools(): Tool[] {

@@ -4,7 +4,7 @@
  */
 import { assertNever } from '../shared/errors.js';
 import type { NewHistoryItem } from './history.js';
-import type { ChatSession } from '../session/chat-session.js';
+import type { ChatSession, ServerStatus } from '../session/chat-session.js';
 import { formatToolList, toolBudget } from '../present/tool-list.js';
 import { toolCount } from '../present/tool-line.js';
 import { formatPromptList } from '../present/offers-list.js';
@@ -126,11 +126,20 @@ function lastErrorLines(error: string): string[] {
   return [first, ...rest.slice(-(MAX_ERROR_LINES - 1))];
 }
 
+/** While a failing server is left alone: for how long, and why. */
+function breakerText({ breaker }: ServerStatus): string {
+  if (!breaker) return '';
+  const why = `${breaker.failures} failed calls in a row`;
+  return breaker.state === 'open'
+    ? `, not called for ${Math.ceil(breaker.retryInMs / 1000)} s (${why})`
+    : `, its next call tries it again (${why})`;
+}
+
 function serversText(session: ChatSession): string {
   const rows = session.statuses().map((s) => {
     const started = s.startMs === undefined ? '' : `, started in ${s.startMs} ms`;
     const error = s.lastError ? `\n      last error: ${lastErrorLines(s.lastError).join('\n      ')}` : '';
-    return `  ${s.name.padEnd(12)} ${s.state}, ${toolCount(s.toolCount)}${started}${error}`;
+    return `  ${s.name.padEnd(12)} ${s.state}, ${toolCount(s.toolCount)}${started}${breakerText(s)}${error}`;
   });
   const disabled = session.disabledServers().map((d) => `  ${d.name.padEnd(12)} disabled: ${d.reason}`);
   return ['Servers:', ...rows, ...disabled].join('\n');

@@ -106,6 +106,7 @@ describe('config defaults and fields', () => {
           trust: true,
           sampling: 'allow',
           elicitation: 'deny',
+          circuitBreaker: { failures: 5, cooldown: 10 },
           description: 'Math',
           extra: 'ignored',
         },
@@ -124,6 +125,7 @@ describe('config defaults and fields', () => {
       trust: true,
       sampling: 'allow',
       elicitation: 'deny',
+      breaker: { failures: 5, cooldownMs: 10_000 },
       description: 'Math',
     });
   });

@@ -202,6 +202,15 @@ describe('config validation', () => {
     expect(message).toContain('mcpServers.a.elicitation: expected one of "ask", "allow", "deny", got true');
   });
 
+  it('a circuit breaker takes at least one failure and a cool-down in seconds, and nothing else', () => {
+    const message = messageFor({
+      mcpServers: { a: { command: 'x', circuitBreaker: { failures: 0, cooldown: -1, after: 2 } } },
+    });
+    expect(message).toContain('mcpServers.a.circuitBreaker.failures');
+    expect(message).toContain('mcpServers.a.circuitBreaker.cooldown');
+    expect(message).toContain('mcpServers.a.circuitBreaker.after: unknown key');
+  });
+
   it('requires a servers map, and says it may be empty', () => {
     expect(messageFor({ ollama: {} })).toContain('mcpServers: missing: add "mcpServers": {} to chat without tools');
     expect(loadConfig(options({ configPath: write('e.json', { mcpServers: {} }) })).servers).toEqual([]);
