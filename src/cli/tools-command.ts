@@ -10,7 +10,10 @@ import { jsonForTerminal } from '../shared/terminal-text.js';
 import type { Output } from './output.js';
 
 export async function toolsCommand(runtime: Runtime, output: Output, options: { json?: boolean }): Promise<number> {
-  const tools = await withHost(runtime, output, async (host) => host.listTools());
+  const { tools, turnedOff } = await withHost(runtime, output, async (host) => ({
+    tools: host.listTools(),
+    turnedOff: host.turnedOffTools(),
+  }));
   if (options.json) {
     const rows = tools.map(({ server, name, description, inputSchema }) => ({
       server,
@@ -20,7 +23,7 @@ export async function toolsCommand(runtime: Runtime, output: Output, options: { 
     }));
     output.stdout(jsonForTerminal(rows));
   } else {
-    output.stdout(formatToolList(tools, toolBudget(runtime.config)));
+    output.stdout(formatToolList(tools, toolBudget(runtime.config), turnedOff));
   }
   return ExitCode.ok;
 }

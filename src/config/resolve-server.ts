@@ -97,6 +97,8 @@ function common(
     trust: entry.trust ?? false,
     sampling: entry.sampling ?? 'ask',
     elicitation: entry.elicitation ?? 'ask',
+    ...(entry.includeTools && { includeTools: entry.includeTools }),
+    ...(entry.excludeTools && { excludeTools: entry.excludeTools }),
     ...(breaker && {
       breaker: {
         failures: breaker.failures ?? DEFAULT_BREAKER.failures,

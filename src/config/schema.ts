@@ -29,6 +29,9 @@ export const serverEntrySchema = z
     disabled: z.boolean().optional(),
     timeout: seconds.optional(),
     alwaysAllow: z.array(z.string()).optional(),
+    /** Only these tools of the server are used (offered and callable); `excludeTools` then drops some. */
+    includeTools: z.array(z.string()).optional(),
+    excludeTools: z.array(z.string()).optional(),
     /** Tools offered to the model on every request, even when the catalogue is over its budget. */
     alwaysInclude: z.array(z.string()).optional(),
     trust: z.boolean().optional(),

@@ -35,6 +35,9 @@ interface ServerCommon {
   /** What happens when the server asks to use the user's model (`sampling`) or asks the user (`elicitation`). */
   sampling: ServerRequestPolicy;
   elicitation: ServerRequestPolicy;
+  /** The entry's `includeTools` / `excludeTools`: tools of the server neither offered nor callable. */
+  includeTools?: string[];
+  excludeTools?: string[];
   /** From the entry's `circuitBreaker`; the defaults (3 failures, 30 s) when absent. */
   breaker?: { failures: number; cooldownMs: number };
 }

@@ -158,6 +158,11 @@ export class McpHost implements ToolHost {
       server.breaker.recordFailure();
       return finish(true, unavailable);
     }
+    if (server.turnedOffTools().includes(call.tool))
+      return finish(
+        true,
+        `Tool "${call.tool}" of server "${server.name}" is turned off in its config entry; do without it.`,
+      );
     if (!server.listTools().some((tool) => tool.name === call.tool)) {
       const known = server
         .listTools()
@@ -177,6 +182,21 @@ export class McpHost implements ToolHost {
       if (!signal?.aborted && isServerFailure(error)) server.breaker.recordFailure();
       return finish(true, withoutCredentials(server, describeCallFailure(server, call, error, signal)));
     }
+  }
+
+  /** `/enable`, `/disable`: a server turned off leaves the catalogue (and the model's next request) until turned on. */
+  async setEnabled(serverName: string, on: boolean): Promise<void> {
+    const server = this.requireServer(serverName);
+    await (on ? server.enable() : server.disable());
+  }
+
+  /** Tools each server's entry turns off (`includeTools`, `excludeTools`), by server, for `tools`. */
+  turnedOffTools(): Record<string, string[]> {
+    return Object.fromEntries(
+      this.servers
+        .filter((server) => server.turnedOffTools().length > 0)
+        .map((server) => [server.name, server.turnedOffTools()]),
+    );
   }
 
   /** Every ready server's prompts; a server whose listing fails is left out and logged. */

@@ -17,6 +17,7 @@ import type { Connection, ServerList } from './connection.js';
 import { allPages } from './paginate.js';
 import { displayUrl, errorWithoutSecrets, hideSecrets, secretValues } from './server-secrets.js';
 import { instructionsForModel } from './server-instructions.js';
+import { filterTools } from './tool-filter.js';
 import { SessionTasks } from './session-tasks.js';
 import { callToolAsTask, runsAsTask } from './task-call.js';
 
@@ -41,7 +42,8 @@ function startTimeoutMs(config: ServerConfig): number {
   return config.kind === 'stdio' ? START_TIMEOUT_MS : Math.min(config.timeoutMs, START_TIMEOUT_MS);
 }
 
-export type ServerState = 'starting' | 'ready' | 'crashed' | 'failed' | 'closed';
+/** `disabled`: turned off by the user for now (`/disable`); `closed`: the host is shutting down. */
+export type ServerState = 'starting' | 'ready' | 'crashed' | 'failed' | 'disabled' | 'closed';
 
 export interface ServerStatus {
   name: string;
@@ -76,6 +78,7 @@ export class ManagedServer {
   private connection: Connection | undefined;
   private starting: Promise<void> | undefined;
   private tools: Tool[] = [];
+  private toolsTurnedOff: string[] = [];
   /** The server's `instructions` for the model, from the last `initialize`; set with the tools it goes with. */
   private instructionsText: string | undefined;
   private crashes = 0;
@@ -161,16 +164,24 @@ export class ManagedServer {
           countSampling: () => this.countSampling(),
         },
       });
+      if (generation !== this.generation) {
+        // Turned off while it started: the new session is not wanted.
+        await connection.client.close().catch(() => undefined);
+        return;
+      }
       this.connection = connection;
       const tools = await listAllTools(connection);
       this.instructionsText = instructionsForModel(connection.client.getInstructions(), this.config);
-      this.tools = tools;
+      this.setTools(tools);
       await this.subscribeAgain(connection);
+      // Turned off meanwhile: `disable` has closed this session already.
+      if (generation !== this.generation) return;
       this.startMs = Math.round(performance.now() - began);
       this.lastError = undefined;
       this.log.info({ tools: this.tools.length, startMs: this.startMs }, 'server ready');
       this.setState('ready');
     } catch (error) {
+      if (generation !== this.generation) return;
       this.lastError = hideSecrets(`failed to start (${this.describe()}): ${errorMessage(error)}`, this.config);
       this.log.warn({ err: errorWithoutSecrets(error, secretValues(this.config)) }, 'server failed to start');
       this.setState('failed');
@@ -224,7 +235,7 @@ export class ManagedServer {
     try {
       const tools = await listAllTools(connection);
       if (generation !== this.generation || this.state !== 'ready') return;
-      this.tools = tools;
+      this.setTools(tools);
       this.log.info({ tools: tools.length }, 'server tool list changed');
       this.deps.onChange(this.status());
     } catch (error) {
@@ -247,8 +258,41 @@ export class ManagedServer {
     this.setState(this.crashes >= MAX_CRASHES ? 'failed' : 'crashed');
   }
 
+  /** The server's tools less those its entry turns off (`includeTools`, `excludeTools`), which are remembered by name. */
+  private setTools(tools: Tool[]): void {
+    const { enabled, disabled } = filterTools(tools, this.config);
+    this.tools = enabled;
+    this.toolsTurnedOff = disabled;
+  }
+
+  /** Tools of the server its entry turns off: not offered, not callable, but named by `tools`. */
+  turnedOffTools(): string[] {
+    return this.toolsTurnedOff;
+  }
+
+  /** `/disable`: the server is stopped and its tools leave the catalogue until `/enable`. */
+  async disable(): Promise<void> {
+    if (this.state === 'disabled' || this.state === 'closed') return;
+    // A start under way sees the generation change and closes what it opened.
+    this.generation += 1;
+    const connection = this.connection;
+    this.connection = undefined;
+    this.setState('disabled');
+    await connection?.client.close().catch((error: unknown) => this.log.warn({ err: error }, 'close failed'));
+  }
+
+  /** `/enable`: started again, with a clean slate of crashes. */
+  async enable(): Promise<void> {
+    if (this.state !== 'disabled') return;
+    this.crashes = 0;
+    this.lastError = undefined;
+    await this.start();
+  }
+
   /** Makes the server usable for a call, restarting it after a crash; returns why it cannot be. */
   async ensureReady(): Promise<string | undefined> {
+    if (this.state === 'disabled')
+      return `server "${this.name}" is turned off for now (/enable ${this.name} turns it on)`;
     if (this.state === 'crashed') await this.start();
     else if (this.state === 'starting') await this.starting;
     if (this.state === 'ready' && this.connection) return undefined;

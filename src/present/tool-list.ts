@@ -31,7 +31,12 @@ function budgetLine(tools: ToolSpec[], { numCtx, budgetShare }: ToolBudget): str
         'ranked for it, and find_tools for the rest.';
 }
 
-export function formatToolList(tools: ToolSpec[], budget: ToolBudget): string {
+/** `turnedOff`: tools each server's entry turns off (`includeTools`, `excludeTools`), named at the end. */
+export function formatToolList(
+  tools: ToolSpec[],
+  budget: ToolBudget,
+  turnedOff: Record<string, string[]> = {},
+): string {
   const lines: string[] = [];
   for (const server of [...new Set(tools.map((tool) => tool.server))]) {
     lines.push(`${server}`);
@@ -40,6 +45,9 @@ export function formatToolList(tools: ToolSpec[], budget: ToolBudget): string {
       lines.push(`  ${tool.name}(${describeParameters(tool)})${summary ? `  ${summary}` : ''}`);
     }
   }
-  if (lines.length === 0) return 'No tools: no server is running.';
-  return [...lines, '', budgetLine(tools, budget)].join('\n');
+  const off = Object.entries(turnedOff).map(
+    ([server, names]) => `Turned off in ${server}'s config entry (not offered, not callable): ${names.join(', ')}`,
+  );
+  if (lines.length === 0 && off.length === 0) return 'No tools: no server is running.';
+  return [...lines, ...(off.length > 0 ? ['', ...off] : []), '', budgetLine(tools, budget)].join('\n');
 }

@@ -29,7 +29,17 @@ export type SessionHost = ToolHost &
   Pick<McpHost, 'requiresApproval' | 'statuses'> &
   Partial<OfferHost> &
   Partial<
-    Pick<McpHost, 'watch' | 'unwatch' | 'setLogLevel' | 'listResources' | 'completePromptArgument' | 'listTasks'>
+    Pick<
+      McpHost,
+      | 'watch'
+      | 'unwatch'
+      | 'setLogLevel'
+      | 'listResources'
+      | 'completePromptArgument'
+      | 'listTasks'
+      | 'setEnabled'
+      | 'turnedOffTools'
+    >
   >;
 
 function isOfferHost(host: SessionHost): host is SessionHost & OfferHost {
@@ -225,6 +235,29 @@ export class ChatSession {
     if (!send) throw new Error('these servers cannot be watched');
     await send.call(this.host, server, uri);
     return on ? `Watching @${server}:${uri}: its changes are shown here.` : `No longer watching @${server}:${uri}.`;
+  }
+
+  /** `/enable`, `/disable`: a server turned off is stopped and its tools leave the model's next request. */
+  async setServerEnabled(server: string, on: boolean): Promise<string> {
+    if (!this.host.setEnabled) throw new Error('these servers cannot be turned off');
+    if (server === '') {
+      const names = this.host.statuses().map((status) => status.name);
+      throw new Error(
+        `name the server: /${on ? 'enable' : 'disable'} <server> (${names.join(', ') || 'none configured'})`,
+      );
+    }
+    await this.host.setEnabled(server, on);
+    const status = this.host.statuses().find((entry) => entry.name.toLowerCase() === server.toLowerCase());
+    if (!on)
+      return `${status?.name ?? server} is off: its tools are not offered until /enable ${status?.name ?? server}.`;
+    return status?.state === 'ready'
+      ? `${status.name} is on: ${status.toolCount} tools.`
+      : `${status?.name ?? server} did not start: ${status?.lastError ?? status?.state ?? 'unknown'}`;
+  }
+
+  /** Tools each server's entry turns off, for `tools`. */
+  turnedOffTools(): Record<string, string[]> {
+    return this.host.turnedOffTools ? this.host.turnedOffTools() : {};
   }
 
   /** `/loglevel <server> <level>`: which of its log messages the server sends (they go to the log file). */

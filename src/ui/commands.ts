@@ -21,6 +21,8 @@ const COMMANDS = {
   watch: 'show when a resource changes: /watch @server:uri',
   unwatch: 'stop that: /unwatch @server:uri',
   loglevel: 'set which log messages a server sends to the log file: /loglevel <server> <level>',
+  enable: 'turn a server turned off with /disable on again: /enable <server>',
+  disable: 'turn a server off for now (stopped, its tools not offered): /disable <server>',
   tasks: "list the servers' tasks (long tool calls run as tasks) and their states",
   quit: 'exit (also: exit, Ctrl+D, Ctrl+C at an empty prompt)',
 } as const;
@@ -177,7 +179,11 @@ export async function runCommand(
     case 'help':
       return { items: [info(helpText(await session.prompts()))] };
     case 'tools':
-      return { items: [info(formatToolList(session.listTools(), toolBudget(session.runtime.config)))] };
+      return {
+        items: [
+          info(formatToolList(session.listTools(), toolBudget(session.runtime.config), session.turnedOffTools())),
+        ],
+      };
     case 'servers':
       return { items: [info(serversText(session))] };
     case 'debug':
@@ -190,6 +196,11 @@ export async function runCommand(
     case 'watch':
     case 'unwatch':
       return { items: [await attempt(() => session.watch(command.args[0] ?? '', command.name === 'watch'))] };
+    case 'enable':
+    case 'disable':
+      return {
+        items: [await attempt(() => session.setServerEnabled(command.args[0] ?? '', command.name === 'enable'))],
+      };
     case 'loglevel':
       return {
         items: [await attempt(() => session.setServerLogLevel(command.args[0] ?? '', command.args[1] ?? ''))],

@@ -11,6 +11,8 @@ function ServerBadge({ status }: { status: ServerStatus }): React.JSX.Element {
       return <Text color="yellow">{`${status.name} starting`}</Text>;
     case 'crashed':
       return <Text color="yellow">{`${status.name} restarting`}</Text>;
+    case 'disabled':
+      return <Text dimColor>{`${status.name} off`}</Text>;
     case 'failed':
     case 'closed':
       return <Text color="red">{`${status.name} ✗ ${status.state}`}</Text>;
