@@ -6,6 +6,7 @@
 import { Command, Option } from 'commander';
 import { PACKAGE_VERSION } from '../shared/paths.js';
 import { parseMaxSteps, readPrompt } from './read-prompt.js';
+import type { AddOptions } from './mcp-command.js';
 import type { Output } from './output.js';
 import { DEFAULT_MAX_STEPS } from '../session/limits.js';
 import { createRuntime, type GlobalOptions, type Runtime } from '../session/runtime.js';
@@ -125,5 +126,44 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
       setExitCode(trustCommand(output, options));
     });
 
+  addMcpCommands(program, output, setExitCode);
   return program;
+}
+
+/** `mcp add|remove|list`: they edit a config file, so they need no runtime (the file may not exist yet). */
+function addMcpCommands(program: Command, output: Output, setExitCode: ExitCodeSink): void {
+  const mcp = program.command('mcp').description("add, remove and list servers in the user's config file");
+  const target = (command: Command) => ({ config: globals(command).config, env: process.env });
+  const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+  addGlobalOptions(mcp.command('add'))
+    .description('add a server: mcp add <name> <url>, or mcp add <name> -- <command> [args…]')
+    .argument('<name>', 'the server name')
+    .argument('<what...>', 'a URL, or -- and the command with its arguments')
+    .option('-e, --env <NAME=VALUE>', 'an environment variable for the command (repeatable)', collect)
+    .option('-H, --header <Name: value>', 'an HTTP header for the URL (repeatable)', collect)
+    .addOption(
+      new Option('--transport <kind>', 'for a URL: http or sse (default: http, falling back to sse)').choices([
+        'http',
+        'sse',
+      ]),
+    )
+    .option('-f, --force', 'replace a server of that name')
+    .action(async (name: string, what: string[], options: AddOptions, command: Command) => {
+      const { mcpAdd } = await import('./mcp-command.js');
+      setExitCode(mcpAdd(target(command), output, name, what, options));
+    });
+  addGlobalOptions(mcp.command('remove'))
+    .description('remove a server')
+    .argument('<name>', 'the server name')
+    .action(async (name: string, _options: unknown, command: Command) => {
+      const { mcpRemove } = await import('./mcp-command.js');
+      setExitCode(mcpRemove(target(command), output, name));
+    });
+  addGlobalOptions(mcp.command('list'))
+    .description('list the servers in that file')
+    .option('--json', 'print a JSON array of { name, type, command, args, url, disabled }')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { mcpList } = await import('./mcp-command.js');
+      setExitCode(mcpList(target(command), output, options));
+    });
 }

@@ -64,8 +64,13 @@ export function dotEnvNames(content: Buffer): string[] {
   return Object.keys(dotenv.parse(content));
 }
 
+/** The user's own config file (`$XDG_CONFIG_HOME/mcp-chat/mcp_config.json`), whether it exists or not. */
+export function userConfigPath(options: Pick<LoadConfigOptions, 'env' | 'xdgConfigHome'>): string {
+  return path.resolve(xdgConfigHome(options), 'mcp-chat', CONFIG_FILE_NAME);
+}
+
 /** The XDG spec ignores a relative XDG_CONFIG_HOME, and so do we. */
-function xdgConfigHome(options: LoadConfigOptions): string {
+function xdgConfigHome(options: Pick<LoadConfigOptions, 'env' | 'xdgConfigHome'>): string {
   if (options.xdgConfigHome !== undefined) return options.xdgConfigHome;
   const fromEnv = options.env.XDG_CONFIG_HOME;
   if (fromEnv !== undefined && path.isAbsolute(fromEnv)) return fromEnv;
@@ -97,7 +102,7 @@ export function discoverConfigFile(options: LoadConfigOptions): FoundConfig {
     if (!fs.existsSync(resolved)) throw new ConfigError(`config file not found: ${resolved} (from ${name})`);
     return { path: resolved, origin };
   }
-  const user = path.resolve(xdgConfigHome(options), 'mcp-chat', CONFIG_FILE_NAME);
+  const user = userConfigPath(options);
   const shipped = path.resolve(options.packageConfigPath);
   const local = path.resolve(options.cwd, CONFIG_FILE_NAME);
   // Started in the user's own config directory or the package's, ./mcp_config.json is that file.
