@@ -26,7 +26,8 @@ import { toResultViews } from './content.js';
 import { breakerRefusal, isServerFailure } from './circuit-breaker.js';
 import { outputSchemaFailure } from './output-schema.js';
 import { hideSecrets } from './server-secrets.js';
-import { ManagedServer, type ServerStatus } from './managed-server.js';
+import { ManagedServer, type ManagedServerDeps, type ServerStatus } from './managed-server.js';
+import { type ServerSetChange, serverSetChange } from './server-set-change.js';
 import { listPrompts, listResources, listResourceTemplates, promptMessages, resourceText } from './server-offers.js';
 import { listServerTasks, listsTasks, type TaskInfo } from './session-tasks.js';
 
@@ -61,7 +62,9 @@ const DECLINE_ALL: ServerRequestHandler = {
 };
 
 export class McpHost implements ToolHost {
-  private readonly servers: ManagedServer[];
+  private servers: ManagedServer[];
+  /** What each server is made with: a server added by a reload gets the same. */
+  private readonly deps: ManagedServerDeps;
   private readonly maxResultChars: number | undefined;
   private readonly log: Logger;
   /** The last catalogue built, with the server lists it was built from (replaced, never mutated). */
@@ -84,7 +87,30 @@ export class McpHost implements ToolHost {
       onOffersChanged: options.onOffersChanged ?? ignore,
       serverRequests: options.serverRequests ?? DECLINE_ALL,
     };
+    this.deps = deps;
     this.servers = configs.map((config) => new ManagedServer(config, deps));
+  }
+
+  /**
+   * A new configuration's servers: added ones start, removed ones stop, changed ones restart with
+   * their new entry, and the others are left alone. The model's next request sees the new catalogue.
+   */
+  async reconfigure(configs: ServerConfig[]): Promise<ServerSetChange> {
+    const change = serverSetChange(
+      this.servers.map((server) => server.config),
+      configs,
+    );
+    const replaced = new Set([...change.removed, ...change.changed.map((config) => config.name)]);
+    const leaving = this.servers.filter((server) => replaced.has(server.name));
+    const fresh = [...change.added, ...change.changed].map((config) => new ManagedServer(config, this.deps));
+    const byName = new Map(
+      [...this.servers.filter((server) => !replaced.has(server.name)), ...fresh].map((server) => [server.name, server]),
+    );
+    // The new order is the config's: the status bar and `tools` follow the file.
+    this.servers = configs.flatMap((config) => byName.get(config.name) ?? []);
+    // Each stop and start is a state change, which the status bar hears (and reads the new set).
+    await Promise.all([...leaving.map((server) => server.close()), ...fresh.map((server) => server.start())]);
+    return change;
   }
 
   /** Starts all servers in parallel and resolves when each is ready or has failed. */
@@ -103,7 +129,8 @@ export class McpHost implements ToolHost {
   listTools(): ToolSpec[] {
     const from = this.servers.map((server) => server.listTools());
     const cached = this.catalogue;
-    if (cached && from.every((tools, index) => tools === cached.from[index])) return cached.specs;
+    const same = cached && from.length === cached.from.length && from.every((tools, i) => tools === cached.from[i]);
+    if (same) return cached.specs;
     const specs = from.flatMap((tools, index) => {
       const server = this.servers[index] as ManagedServer;
       const instructions = server.instructions();

@@ -15,6 +15,9 @@ import { createOllamaClient, type OllamaClient } from '../ollama/client.js';
 import { EmbeddingRanker } from '../chat/tool-selection/embedding-ranker.js';
 import { ToolSelection } from '../chat/tool-selection/tool-selection.js';
 import { stateDir } from '../shared/state-dir.js';
+import { describeChange } from '../mcp/server-set-change.js';
+import { errorMessage } from '../shared/errors.js';
+import { watchConfigFile } from './config-watch.js';
 import { openUrl } from './open-url.js';
 import { QuestionSlot, ServerRequestGate, type UserQuestions } from './server-request-gate.js';
 import { DEFAULT_MAX_STEPS } from './limits.js';
@@ -39,6 +42,7 @@ export type SessionHost = ToolHost &
       | 'listTasks'
       | 'setEnabled'
       | 'turnedOffTools'
+      | 'reconfigure'
     >
   >;
 
@@ -235,6 +239,32 @@ export class ChatSession {
     if (!send) throw new Error('these servers cannot be watched');
     await send.call(this.host, server, uri);
     return on ? `Watching @${server}:${uri}: its changes are shown here.` : `No longer watching @${server}:${uri}.`;
+  }
+
+  /**
+   * `/reload`, and a change to the config file while the REPL runs: added servers start, removed
+   * ones stop, changed ones restart, the rest are left alone. Other settings apply at the next
+   * start. An invalid file changes nothing, and says why (each bad field's JSON path).
+   */
+  async reloadConfig(): Promise<string> {
+    const file = this.runtime.configFile;
+    if (!file || !this.host.reconfigure) throw new Error('this session has no config file to reload');
+    const next = file.read();
+    const change = await this.host.reconfigure(next.servers);
+    this.runtime.config = { ...this.runtime.config, servers: next.servers, disabled: next.disabled };
+    this.gate?.useServers(next.servers);
+    return `Reloaded ${file.path}: ${describeChange(change)}.`;
+  }
+
+  /** Reloads whenever the config file changes; what happened is a notice. Returns the stop. */
+  watchConfig(): () => void {
+    const file = this.runtime.configFile;
+    if (!file) return () => undefined;
+    return watchConfigFile(file.path, () => {
+      this.reloadConfig().then(this.notices.notify, (error: unknown) =>
+        this.notices.notify(`The config change was not applied; the running servers are kept. ${errorMessage(error)}`),
+      );
+    });
   }
 
   /** `/enable`, `/disable`: a server turned off is stopped and its tools leave the model's next request. */

@@ -5,12 +5,13 @@
  */
 import path from 'node:path';
 import { loadConfigFile, type LoadConfigOptions } from '../config/load.js';
-import { TRUST_FILE_NAME, TrustStore } from '../config/trust-store.js';
+import { snapshot, TRUST_FILE_NAME, TrustStore } from '../config/trust-store.js';
+import { ConfigError } from '../shared/errors.js';
 import type { AppConfig } from '../config/types.js';
 import { type Logger, openLogger } from '../shared/log.js';
 import { PACKAGE_ROOT, SHIPPED_CONFIG_PATH } from '../shared/paths.js';
 import { stateDir } from '../shared/state-dir.js';
-import { passTrustGate, type TrustAsker } from './trust-gate.js';
+import { passTrustGate, sameDirectory, type TrustAsker } from './trust-gate.js';
 
 export type { TrustAnswer, TrustAsker, TrustQuestion } from './trust-gate.js';
 
@@ -27,6 +28,14 @@ export interface Runtime {
   config: AppConfig;
   log: Logger;
   debug: boolean;
+  /** The config file in use and how to read it again, as it was found and trusted (the REPL's live reload). */
+  configFile?: ConfigFile;
+}
+
+export interface ConfigFile {
+  path: string;
+  /** The file as it is now, validated; a working directory's config must still be trusted. Throws a ConfigError. */
+  read(): AppConfig;
 }
 
 export interface RuntimeHooks {
@@ -65,5 +74,16 @@ export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks)
   const log = await openLogger({ ...config.logging, level: debug ? 'debug' : config.logging.level });
   if (store.problem) log.warn({ trustFile: store.file }, `trust store ignored: ${store.problem}`);
   log.info({ config: config.source, origin: found.origin, model: config.ollama.model }, 'mcp-chat starting');
-  return { config, log, debug };
+  const trustAll = options.trust === true || sameDirectory(cwd, PACKAGE_ROOT);
+  const read = (): AppConfig => {
+    // Security: a working directory's config runs what it names only as trusted, and trust is in its content.
+    const now = found.origin === 'cwd' && !trustAll ? snapshot(found.path) : undefined;
+    if (now !== undefined && !store.isTrusted(now))
+      throw new ConfigError(
+        `${found.path} has changed since it was trusted, so the change is not used`,
+        'Run mcp-chat trust in this directory to trust it as it is now, then /reload',
+      );
+    return loadConfigFile(found.path, load);
+  };
+  return { config, log, debug, configFile: { path: found.path, read } };
 }

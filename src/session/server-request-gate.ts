@@ -104,10 +104,19 @@ export class ServerRequestGate implements ServerRequestHandler {
   /** URLs the user opened, by `server elicitationId`, until the server says their step is done. */
   private readonly openedUrls = new Map<string, string>();
 
-  constructor(private readonly options: GateOptions) {}
+  constructor(private readonly options: GateOptions) {
+    this.servers = options.servers;
+  }
+
+  private servers: ServerConfig[];
+
+  /** A reloaded config's entries: their policies count from the next request. */
+  useServers(servers: ServerConfig[]): void {
+    this.servers = servers;
+  }
 
   private policy(server: string, kind: 'sampling' | 'elicitation'): ServerRequestPolicy {
-    return this.options.servers.find((entry) => entry.name === server)?.[kind] ?? 'ask';
+    return this.servers.find((entry) => entry.name === server)?.[kind] ?? 'ask';
   }
 
   sample(request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {

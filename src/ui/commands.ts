@@ -21,6 +21,7 @@ const COMMANDS = {
   watch: 'show when a resource changes: /watch @server:uri',
   unwatch: 'stop that: /unwatch @server:uri',
   loglevel: 'set which log messages a server sends to the log file: /loglevel <server> <level>',
+  reload: 'read the config file again: added servers start, removed ones stop, changed ones restart',
   enable: 'turn a server turned off with /disable on again: /enable <server>',
   disable: 'turn a server off for now (stopped, its tools not offered): /disable <server>',
   tasks: "list the servers' tasks (long tool calls run as tasks) and their states",
@@ -196,6 +197,8 @@ export async function runCommand(
     case 'watch':
     case 'unwatch':
       return { items: [await attempt(() => session.watch(command.args[0] ?? '', command.name === 'watch'))] };
+    case 'reload':
+      return { items: [await attempt(() => session.reloadConfig())] };
     case 'enable':
     case 'disable':
       return {

@@ -144,6 +144,8 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
     [session, store],
   );
   useStartCheck(session, store);
+  // The config file is watched while the REPL runs: a change applies without a restart.
+  useEffect(() => session.watchConfig(), [session]);
   useEffect(
     () =>
       session.attachQuestions(
