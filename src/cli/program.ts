@@ -116,6 +116,15 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
       },
     );
 
+  addGlobalOptions(program.command('auth'))
+    .description('authorise a remote server with OAuth in the browser (again); --logout forgets its tokens')
+    .argument('<server>', 'server name from the configuration')
+    .option('--logout', 'forget the tokens and registered client stored for that server')
+    .action(async (server: string, options: { logout?: boolean }, command: Command) => {
+      const { authCommand } = await import('./auth-command.js');
+      setExitCode(await authCommand(await scriptRuntime(command, output), output, server, options));
+    });
+
   program
     .command('trust')
     .description("trust this directory's mcp_config.json and .env as they are now (remembered until they change)")

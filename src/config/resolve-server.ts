@@ -10,7 +10,7 @@ import { PACKAGE_ROOT } from '../shared/paths.js';
 import { describeMissing, type Env, EntryExpander } from './expand.js';
 import { formatJsonPath } from './issues.js';
 import { isRemoteEntry, type ServerEntry } from './schema.js';
-import type { DisabledServer, RemoteServerConfig, ServerConfig, StdioServerConfig } from './types.js';
+import type { DisabledServer, OAuthSettings, RemoteServerConfig, ServerConfig, StdioServerConfig } from './types.js';
 
 /** Per-call timeout when an entry sets none: long enough for a slow web API. */
 const DEFAULT_SERVER_TIMEOUT_S = 60;
@@ -148,7 +148,34 @@ function remoteServer(
     url: expander.field(entry.url ?? '', 'url'),
     headers: expander.map(entry.headers ?? {}, 'headers'),
     ...(ca === undefined ? {} : { ca }),
+    ...oauthSettings(entry, expander, path.dirname(context.source)),
   };
+}
+
+/** The entry's `auth` and `oauth`, when it has either; without them the connector decides (see oauth-settings.ts). */
+function oauthSettings(
+  entry: ServerEntry,
+  expander: EntryExpander,
+  configDir: string,
+): Pick<RemoteServerConfig, 'oauth'> {
+  if (entry.auth === undefined && entry.oauth === undefined) return {};
+  const oauth = entry.oauth ?? {};
+  const field = (value: string | undefined, where: string): string | undefined =>
+    value === undefined ? undefined : expander.field(value, `oauth.${where}`);
+  const keyFile = field(oauth.privateKeyFile, 'privateKeyFile');
+  const settings: OAuthSettings = {
+    mode: entry.auth ?? 'auto',
+    grant: oauth.grant ?? 'authorization_code',
+    clientId: field(oauth.clientId, 'clientId'),
+    clientSecret: field(oauth.clientSecret, 'clientSecret'),
+    scopes: oauth.scopes,
+    callbackPort: oauth.callbackPort,
+    clientMetadataUrl: oauth.clientMetadataUrl,
+    privateKeyFile: keyFile === undefined ? undefined : path.resolve(configDir, keyFile),
+    signingAlgorithm: oauth.signingAlgorithm,
+  };
+  // Unset keys stay absent, so a resolved entry compares and prints as written.
+  return { oauth: Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as OAuthSettings };
 }
 
 /** The message quotes the URL as written, not expanded: an expanded one may hold a token. */

@@ -16,6 +16,22 @@ const REMOTE_TYPES = ['remote', 'http', 'sse'] as const;
 const SERVER_REQUEST_POLICIES = ['ask', 'allow', 'deny'] as const;
 const LOCAL_TYPES = ['local', 'stdio'] as const;
 
+/** OAuth settings of a remote entry; without a client id the client registers itself (dynamic registration). */
+const oauthSchema = z.strictObject({
+  clientId: z.string().min(1).optional(),
+  clientSecret: z.string().min(1).optional(),
+  scopes: z.array(z.string().min(1)).optional(),
+  /** The port of `http://127.0.0.1:<port>/callback`; a free one when unset (a pre-registered client needs it fixed). */
+  callbackPort: z.int().min(1).max(65_535).optional(),
+  /** `client_credentials`: a client of its own (no person, no browser), with `clientId` and a secret or key. */
+  grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+  /** An https URL of this client's metadata document, used as its id where the server takes one (SEP-991). */
+  clientMetadataUrl: z.url({ protocol: /^https$/ }).optional(),
+  /** PEM file of the private key for `private_key_jwt` client authentication, and its algorithm (default RS256). */
+  privateKeyFile: z.string().min(1).optional(),
+  signingAlgorithm: z.string().min(1).optional(),
+});
+
 export const serverEntrySchema = z
   .looseObject({
     type: z.enum([...LOCAL_TYPES, ...REMOTE_TYPES]).optional(),
@@ -41,6 +57,9 @@ export const serverEntrySchema = z
     sampling: z.enum(SERVER_REQUEST_POLICIES).optional(),
     /** Whether the server may ask the user for information (`elicitation/create`). */
     elicitation: z.enum(SERVER_REQUEST_POLICIES).optional(),
+    /** A remote server's OAuth: `oauth` always, `none` never; unset: when it answers 401 and no Authorization header is set. */
+    auth: z.enum(['oauth', 'none']).optional(),
+    oauth: oauthSchema.optional(),
     description: z.string().optional(),
   })
   .superRefine((entry, context) => {
@@ -58,9 +77,25 @@ export const serverEntrySchema = z
       issue(['command'], `a "${entry.type}" server needs "command"`);
     }
     if (entry.ca !== undefined && !isRemoteEntry(entry)) issue(['ca'], '"ca" applies only to remote servers');
+    checkOAuthEntry(entry, issue);
   });
 
 export type ServerEntry = z.infer<typeof serverEntrySchema>;
+
+/** `auth`/`oauth` belong to remote entries; a client of its own needs its id and a secret or key. */
+function checkOAuthEntry(entry: ServerEntry, issue: (path: string[], message: string) => void): void {
+  const remote = isRemoteEntry(entry);
+  if (entry.auth !== undefined && !remote) issue(['auth'], '"auth" applies only to remote servers');
+  if (entry.oauth !== undefined && !remote) issue(['oauth'], '"oauth" applies only to remote servers');
+  const sendsHeader = Object.keys(entry.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+  if (entry.auth === 'oauth' && sendsHeader)
+    issue(['auth'], '"auth": "oauth" and an "Authorization" header: use one or the other');
+  const oauth = entry.oauth;
+  if (oauth?.grant !== 'client_credentials') return;
+  if (oauth.clientId === undefined) issue(['oauth', 'clientId'], '"client_credentials" needs "clientId"');
+  if (oauth.clientSecret === undefined && oauth.privateKeyFile === undefined)
+    issue(['oauth'], '"client_credentials" needs "clientSecret" or "privateKeyFile"');
+}
 type RemoteType = (typeof REMOTE_TYPES)[number];
 
 function isRemoteType(type: string): type is RemoteType {

@@ -67,6 +67,24 @@ export interface RemoteServerConfig extends ServerCommon {
   headers: Record<string, string>;
   /** Absolute path of an extra CA certificate (PEM) to trust for this server. */
   ca?: string;
+  /** The entry's `auth` and `oauth`; absent: OAuth once the server answers 401, unless an Authorization header is set. */
+  oauth?: OAuthSettings;
+}
+
+/** The entry's `auth` and `oauth`, expanded; paths absolute. */
+export interface OAuthSettings {
+  /** `oauth`: always (`"auth": "oauth"`); `none`: never; `auto`: once the server answers 401. */
+  mode: 'oauth' | 'auto' | 'none';
+  /** `authorization_code`: a person approves in a browser (`mcp-chat auth`); `client_credentials`: no person. */
+  grant: 'authorization_code' | 'client_credentials';
+  /** A pre-registered client; none: the client registers itself (dynamic client registration). */
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+  callbackPort?: number;
+  clientMetadataUrl?: string;
+  privateKeyFile?: string;
+  signingAlgorithm?: string;
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;

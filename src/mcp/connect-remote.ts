@@ -7,11 +7,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/types.js';
 import { errorMessage } from '../shared/errors.js';
 import { redactSecrets } from '../shared/log.js';
 import { type Connection, type ConnectOptions, createClient } from './connection.js';
+import { oauthFailure } from './oauth-policy.js';
+import { scriptOAuthProvider } from './oauth-provider.js';
 import { createRemoteFetch } from './remote-fetch.js';
 import { CREDENTIAL_NAME, displayUrl, hideSecrets } from './server-secrets.js';
 import { SessionRecoveringTransport } from './session-recovery.js';
@@ -24,15 +27,17 @@ interface Attempt {
   fetch: FetchLike;
   /** `Date.now()` by which the whole connect must have succeeded. */
   deadline: number;
+  /** OAuth for this server (the SDK asks it for tokens and runs the flow on a 401); none: headers only. */
+  authProvider?: OAuthClientProvider;
 }
 
-function createTransport(kind: TransportKind, { config, options, fetch }: Attempt): Transport {
+function createTransport(kind: TransportKind, { config, options, fetch, authProvider }: Attempt): Transport {
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
-  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, fetch });
+  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, fetch, authProvider });
   // A restarted server forgets its sessions; this transport opens a new one instead of failing every call.
   return new SessionRecoveringTransport({
-    create: () => new StreamableHTTPClientTransport(url, { requestInit, fetch }),
+    create: () => new StreamableHTTPClientTransport(url, { requestInit, fetch, authProvider }),
     log: options.log,
     timeoutMs: options.timeoutMs,
   });
@@ -94,14 +99,25 @@ function authenticationFailure(error: unknown, config: RemoteServerConfig): Erro
 
 function explainConnectFailure(error: unknown, config: RemoteServerConfig): Error {
   // Security: SDK errors quote the response body and the URL; anything token-shaped goes too.
-  return authenticationFailure(error, config) ?? new Error(redactSecrets(hideSecrets(errorMessage(error), config)));
+  return (
+    oauthFailure(error, config) ??
+    authenticationFailure(error, config) ??
+    new Error(redactSecrets(hideSecrets(errorMessage(error), config)))
+  );
 }
 
-export async function connectRemote(config: RemoteServerConfig, options: ConnectOptions): Promise<Connection> {
+/** `authProvider`: the login's own (`mcp-chat auth`); by default the script's, which never waits for a browser. */
+export async function connectRemote(
+  config: RemoteServerConfig,
+  options: ConnectOptions,
+  authProvider?: OAuthClientProvider,
+): Promise<Connection> {
   const remote = await createRemoteFetch(config);
+  const oauth = authProvider ?? scriptOAuthProvider(config, remote.fetch, options.log);
   let client: Client;
   try {
-    client = await openWithFallback({ config, options, fetch: remote.fetch, deadline: Date.now() + options.timeoutMs });
+    const deadline = Date.now() + options.timeoutMs;
+    client = await openWithFallback({ config, options, fetch: remote.fetch, deadline, authProvider: oauth });
   } catch (error) {
     await remote.close().catch(() => undefined);
     throw explainConnectFailure(error, config);

@@ -16,6 +16,7 @@ import { connectServer } from './connect.js';
 import type { Connection, ServerList } from './connection.js';
 import { allPages } from './paginate.js';
 import { displayUrl, errorWithoutSecrets, hideSecrets, secretValues } from './server-secrets.js';
+import { AuthorisationNeeded } from './oauth-policy.js';
 import { instructionsForModel } from './server-instructions.js';
 import { filterTools } from './tool-filter.js';
 import { SessionTasks } from './session-tasks.js';
@@ -182,7 +183,12 @@ export class ManagedServer {
       this.setState('ready');
     } catch (error) {
       if (generation !== this.generation) return;
-      this.lastError = hideSecrets(`failed to start (${this.describe()}): ${errorMessage(error)}`, this.config);
+      // A server waiting for the user's sign-in has not failed: the line says what to run.
+      const why =
+        error instanceof AuthorisationNeeded
+          ? error.message
+          : `failed to start (${this.describe()}): ${errorMessage(error)}`;
+      this.lastError = hideSecrets(why, this.config);
       this.log.warn({ err: errorWithoutSecrets(error, secretValues(this.config)) }, 'server failed to start');
       this.setState('failed');
     }

@@ -57,7 +57,12 @@ function headerValues(value: string): string[] {
 }
 
 function remoteSecrets(config: RemoteServerConfig): string[] {
-  return [...Object.values(config.headers).flatMap(headerValues), ...urlCredentials(config.url)];
+  const oauthSecret = config.oauth?.clientSecret;
+  return [
+    ...Object.values(config.headers).flatMap(headerValues),
+    ...urlCredentials(config.url),
+    ...(oauthSecret === undefined ? [] : [oauthSecret]),
+  ];
 }
 
 /**
@@ -91,12 +96,25 @@ function stdioSecrets(config: StdioServerConfig): string[] {
 
 const cache = new WeakMap<ServerConfig, readonly string[]>();
 
+/** Secrets an entry's server was given after the config was read: its OAuth tokens and registered client's secret. */
+const learned = new WeakMap<ServerConfig, Set<string>>();
+
+// Security: OAuth tokens reach a server at run time, not from its entry; once known they are hidden
+// wherever the entry's own secrets are (its errors, results, stderr and the log lines about it).
+export function addSecretValues(config: ServerConfig, values: readonly (string | undefined)[]): void {
+  const known = learned.get(config) ?? new Set<string>();
+  const before = known.size;
+  for (const value of values) if (value) known.add(value);
+  learned.set(config, known);
+  if (known.size !== before) cache.delete(config);
+}
+
 /** The values to hide for one entry, longest first (so a value that holds another goes whole). */
 export function secretValues(config: ServerConfig): readonly string[] {
   const cached = cache.get(config);
   if (cached) return cached;
   const found = config.kind === 'stdio' ? stdioSecrets(config) : remoteSecrets(config);
-  const values = [...new Set(found)]
+  const values = [...new Set([...found, ...(learned.get(config) ?? [])])]
     .filter((value) => value.length >= MIN_SECRET_CHARS)
     .sort((a, b) => b.length - a.length);
   cache.set(config, values);

@@ -10,6 +10,7 @@ import { toolCount } from '../present/tool-line.js';
 import { formatPromptList } from '../present/offers-list.js';
 import { formatTaskList } from '../present/task-list.js';
 import type { PromptInfo, ResourceInfo } from '../chat/offers.js';
+import { authorizeServer } from '../session/server-auth.js';
 
 const COMMANDS = {
   help: 'show this help',
@@ -21,6 +22,7 @@ const COMMANDS = {
   watch: 'show when a resource changes: /watch @server:uri',
   unwatch: 'stop that: /unwatch @server:uri',
   loglevel: 'set which log messages a server sends to the log file: /loglevel <server> <level>',
+  auth: 'authorise a remote server with OAuth, in the browser (again): /auth <server>',
   reload: 'read the config file again: added servers start, removed ones stop, changed ones restart',
   enable: 'turn a server turned off with /disable on again: /enable <server>',
   disable: 'turn a server off for now (stopped, its tools not offered): /disable <server>',
@@ -197,6 +199,8 @@ export async function runCommand(
     case 'watch':
     case 'unwatch':
       return { items: [await attempt(() => session.watch(command.args[0] ?? '', command.name === 'watch'))] };
+    case 'auth':
+      return { items: [await attempt(() => authorizeServer(session, command.args[0] ?? ''))] };
     case 'reload':
       return { items: [await attempt(() => session.reloadConfig())] };
     case 'enable':

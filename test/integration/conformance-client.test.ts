@@ -9,17 +9,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HARNESS_DIR, runConformanceHarness } from '../helpers/conformance-harness.js';
+import {
+  describeChecks,
+  problems,
+  readBaseline,
+  runClientScenario,
+  type ScenarioRun,
+  staleExpectedFailures,
+  writeExpectedFailuresYaml,
+} from '../helpers/conformance-client.js';
+import { HARNESS_DIR } from '../helpers/conformance-harness.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 
-const DRIVER = path.join(REPO_ROOT, 'scripts/conformance-client.mjs');
 const BASELINE_FILE = path.join(REPO_ROOT, 'test/fixtures/conformance-client-baseline.json');
 /** The harness kills the client after this; a scenario takes about 2 s here. */
 const CLIENT_TIMEOUT_MS = 20_000;
 /** Past this the harness itself is killed: a hang fails the test instead of stalling the suite. */
 const HARNESS_TIMEOUT_MS = CLIENT_TIMEOUT_MS + 10_000;
-/** `<scenario>-<ISO time with - for : and .>`, one directory per run under --output-dir. */
-const RESULT_DIR = /^(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 
 /**
  * Checks that must be present, each SUCCESS, for a scenario to pass: a client that never connects
@@ -38,78 +44,9 @@ const REQUIRED_CHECKS: Record<string, string[]> = {
   ],
 };
 
-interface Check {
-  id: string;
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
-  errorMessage?: string;
-  /** The SEP-1034 checks say which default the field had and what the client sent. */
-  details?: { expectedDefault?: unknown; receivedValue?: unknown };
-}
-
-interface Baseline {
-  harness: string;
-  scenarios: string[];
-  expectedFailures: { scenario: string; failsWith: string; reason: string }[];
-}
-
-interface ScenarioRun {
-  code: number | null;
-  /** The harness's own output: its summary, and the client's exit code when it was not 0. */
-  output: string;
-  checks: Check[];
-  /** What the driver and the CLI wrote to stderr, kept by the harness. */
-  clientStderr: string;
-}
-
-const baseline = JSON.parse(fs.readFileSync(BASELINE_FILE, 'utf8')) as Baseline;
+const baseline = readBaseline(BASELINE_FILE);
 const runs = new Map<string, ScenarioRun>();
 let workDir: string;
-
-/** POSIX shell quoting: the harness runs `--command` through a shell, with the URL appended. */
-const shellQuote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
-
-function readResult(outputDir: string, scenario: string): Pick<ScenarioRun, 'checks' | 'clientStderr'> {
-  const entry = (fs.existsSync(outputDir) ? fs.readdirSync(outputDir) : []).find(
-    (name) => RESULT_DIR.exec(name)?.[1] === scenario,
-  );
-  if (entry === undefined) return { checks: [], clientStderr: '' };
-  const read = (file: string): string => fs.readFileSync(path.join(outputDir, entry, file), 'utf8');
-  return { checks: JSON.parse(read('checks.json')) as Check[], clientStderr: read('stderr.txt') };
-}
-
-/**
- * The harness's own baseline format (YAML), generated from ours so its exit code can be checked too.
- * Flow style, since the harness refuses a `client:` with no items under it (null, not a list).
- */
-function writeExpectedFailuresYaml(file: string): void {
-  fs.writeFileSync(file, `client: ${JSON.stringify(baseline.expectedFailures.map((entry) => entry.scenario))}\n`);
-}
-
-async function runScenario(scenario: string, expectedFailures: string): Promise<ScenarioRun> {
-  const outputDir = path.join(workDir, 'results');
-  const args = [
-    'client',
-    '--scenario',
-    scenario,
-    // The driver (and so the CLI) runs on this test's Node, not on whichever `node` is first on PATH.
-    '--command',
-    `${shellQuote(process.execPath)} ${shellQuote(DRIVER)}`,
-    '--timeout',
-    String(CLIENT_TIMEOUT_MS),
-    '--output-dir',
-    outputDir,
-    '--expected-failures',
-    expectedFailures,
-  ];
-  const run = await runConformanceHarness(args, workDir, HARNESS_TIMEOUT_MS);
-  return { ...run, ...readResult(outputDir, scenario) };
-}
-
-const problems = (checks: Check[]): Check[] =>
-  checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
-
-const describeChecks = (checks: Check[]): string =>
-  checks.map((check) => `${check.id}: ${check.errorMessage ?? check.status}`).join('; ');
 
 const expectedToFail = new Set(baseline.expectedFailures.map((entry) => entry.scenario));
 const expectedToPass = baseline.scenarios.filter((scenario) => !expectedToFail.has(scenario));
@@ -124,9 +61,15 @@ beforeAll(
   async () => {
     workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-client-')));
     const yaml = path.join(workDir, 'expected-failures.yml');
-    writeExpectedFailuresYaml(yaml);
+    writeExpectedFailuresYaml(yaml, baseline);
+    const options = {
+      workDir,
+      expectedFailures: yaml,
+      clientTimeoutMs: CLIENT_TIMEOUT_MS,
+      harnessTimeoutMs: HARNESS_TIMEOUT_MS,
+    };
     // One at a time: sse-retry times the client's reconnection to within 200 ms.
-    for (const scenario of baseline.scenarios) runs.set(scenario, await runScenario(scenario, yaml));
+    for (const scenario of baseline.scenarios) runs.set(scenario, await runClientScenario(scenario, options));
   },
   baseline.scenarios.length * HARNESS_TIMEOUT_MS + 10_000,
 );
@@ -169,14 +112,7 @@ describe(`MCP conformance (${baseline.harness}, client scenarios) of mcp-chat th
   });
 
   it('every baseline scenario still fails, for the reason the baseline gives', () => {
-    const stale = baseline.expectedFailures.flatMap((entry) => {
-      const failed = problems(run(entry.scenario).checks);
-      if (failed.length === 0) return [`${entry.scenario}: passes now (remove it from the baseline)`];
-      const failure = describeChecks(failed);
-      return failure.includes(entry.failsWith)
-        ? []
-        : [`${entry.scenario}: fails with "${failure}", not "${entry.failsWith}"`];
-    });
+    const stale = staleExpectedFailures(baseline, run);
     expect(stale).toEqual([]);
     for (const entry of baseline.expectedFailures) {
       expect(baseline.scenarios, entry.scenario).toContain(entry.scenario);
