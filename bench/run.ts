@@ -15,6 +15,7 @@ import type { BenchmarkResult, MachineInfo, Results } from './lib/results.js';
 import { createWorkspace, type Workspace } from './lib/workspace.js';
 import { benchMemory } from './memory.js';
 import { benchParallelCalls } from './parallel-calls.js';
+import { benchSessions } from './sessions.js';
 import { benchStartup } from './startup.js';
 import { benchToolCalls } from './tool-calls.js';
 import { benchToolSelection } from './tool-selection.js';
@@ -29,6 +30,7 @@ const BENCHMARKS: Record<string, (workspace: Workspace) => Promise<BenchmarkResu
   detector: benchDetector,
   'parallel-calls': benchParallelCalls,
   'tool-selection': benchToolSelection,
+  sessions: benchSessions,
 };
 
 function machine(): MachineInfo {

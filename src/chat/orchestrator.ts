@@ -11,7 +11,10 @@ import { CallRunner, TurnFailures } from './call-runner.js';
 import { accountFor, checkMessageFits, historyTokens } from './context-account.js';
 import { Conversation } from './conversation.js';
 import { interpretReply, type ReplyPlan } from './reply-interpreter.js';
-import { ReplyStream } from './reply-stream.js';
+import { answerHistoryTokens, answerPrompt } from './answer-format.js';
+import { type CollectedChunks, collectReply } from './reply-collector.js';
+import type { ReplyStream } from './reply-stream.js';
+import { ThinkControl } from './think-control.js';
 import { resultMessage, toRecord } from './tool-execution.js';
 import { type ToolProtocol, toolProtocol } from './tool-protocol.js';
 import { isFindTools } from './tool-selection/find-tools.js';
@@ -19,13 +22,16 @@ import type { ToolSelection } from './tool-selection/tool-selection.js';
 import type { RankingRequest } from './tool-selection/tool-ranking.js';
 import type {
   ChatMessage,
+  JsonSchema,
   LlmClient,
+  LlmRequest,
   NativeToolCall,
   ToolCallRecord,
   ToolHost,
   ToolMode,
   ToolResult,
   ToolSpec,
+  ThinkSetting,
   TurnEvent,
 } from './types.js';
 
@@ -50,6 +56,10 @@ export interface ChatbotOptions {
   maxSteps: number;
   maxMessages: number;
   numCtx: number;
+  /** `think` for a model that can think; unset leaves it to Ollama. `/think` changes it. */
+  think?: ThinkSetting;
+  /** The answer must be JSON conforming to this schema: the answer's request carries it as `format`. */
+  answerFormat?: JsonSchema;
 }
 
 /** One model reply, fully received. */
@@ -68,9 +78,11 @@ export class MCPChatbot {
   private readonly calls: CallRunner;
   /** How tools reach the model; decided on first use, and text JSON if the model refuses tools. */
   private protocol: ToolProtocol | undefined;
+  readonly think: ThinkControl;
 
   constructor(private readonly options: ChatbotOptions) {
     this.conversation = new Conversation(options.maxMessages);
+    this.think = new ThinkControl(options.think);
     const { host, toolSelection } = options;
     this.calls = new CallRunner({
       // `find_tools` is answered here, from the catalogue; every other call goes to its server.
@@ -91,10 +103,20 @@ export class MCPChatbot {
     const records: ToolCallRecord[] = [];
     const failures = new TurnFailures();
     try {
+      if (this.options.answerFormat && this.options.host.listTools().length === 0) {
+        // Nothing to call: the first request is the answer's.
+        yield* this.finishFormatted(1, undefined, records, signal);
+        return;
+      }
       for (let step = 1; step <= this.options.maxSteps; step++) {
         const reply = yield* this.streamReply(step, signal);
         const plan = interpretReply(reply, reply.callable, this.options.configuredServers);
         if (plan.type === 'answer') {
+          if (this.options.answerFormat) {
+            // One more request, for the answer's form only: it may go past the step limit, as the answer is reached.
+            yield* this.finishFormatted(step + 1, plan.text, records, signal);
+            return;
+          }
           const unshown = reply.stream.remainder(plan.text);
           if (unshown) yield { type: 'assistant-delta', text: unshown };
           this.conversation.add({ role: 'assistant', content: plan.text });
@@ -136,20 +158,9 @@ export class MCPChatbot {
     const account = accountFor(this.options.numCtx, { systemPrompt, toolsInPrompt: definitions === undefined }, offer);
     checkMessageFits(account, userMessages.at(-1) ?? '', this.conversation.all().slice(0, -1));
     const messages = this.conversation.window(systemPrompt, historyTokens(account));
-    const began = performance.now();
-    const stream = new ReplyStream();
-    const nativeCalls: NativeToolCall[] = [];
-    let truncated = false;
+    let collected: CollectedChunks;
     try {
-      for await (const chunk of this.options.llm.chat({ messages, tools: definitions, signal })) {
-        if (chunk.type === 'content') {
-          const shown = stream.push(chunk.text);
-          if (shown.thinking) yield { type: 'thinking-delta', text: shown.thinking };
-          if (shown.answer) yield { type: 'assistant-delta', text: shown.answer };
-        } else if (chunk.type === 'thinking') yield { type: 'thinking-delta', text: chunk.text };
-        else if (chunk.type === 'tool_calls') nativeCalls.push(...chunk.calls);
-        else truncated = chunk.doneReason === 'length';
-      }
+      collected = yield* this.request(step, { messages, tools: definitions, signal });
     } catch (error) {
       if (!(error instanceof OllamaError && error.kind === 'no-tool-support' && protocol.name === 'native'))
         throw error;
@@ -157,10 +168,52 @@ export class MCPChatbot {
       this.protocol = toolProtocol('json');
       return yield* this.streamReply(step, signal);
     }
-    yield { type: 'model-reply', raw: stream.text, step, durationMs: Math.round(performance.now() - began) };
+    const { stream, nativeCalls, truncated } = collected;
     // A call is resolved against the whole catalogue: a tool that exists but was not offered still runs.
     const callable = findTools ? [...catalogue, findTools] : catalogue;
     return { text: stream.text, nativeCalls, truncated, stream, callable };
+  }
+
+  /** One model request, with `think` as the model allows; its reply streamed as events, then what it cost. */
+  private async *request(step: number, request: LlmRequest): AsyncGenerator<TurnEvent, CollectedChunks> {
+    const { llm, numCtx } = this.options;
+    const { think, notice } = await this.think.forRequest(llm.model, () => llm.capabilities());
+    if (notice !== undefined) {
+      this.options.log.warn(notice);
+      yield { type: 'notice', text: notice, warning: true };
+    }
+    const began = performance.now();
+    const collected = yield* collectReply(
+      llm.chat(think === undefined ? request : { ...request, think }),
+      step,
+      numCtx,
+    );
+    const durationMs = Math.round(performance.now() - began);
+    yield { type: 'model-reply', raw: collected.stream.text, step, durationMs, usage: collected.usage };
+    return collected;
+  }
+
+  /**
+   * The answer under `format` (see answer-format.ts): the draft, when there is one, asked for once
+   * more as JSON. The reply is the answer whatever it holds: no tools were offered, so nothing in
+   * it is parsed for calls; whether it conforms is for the caller to check.
+   */
+  private async *finishFormatted(
+    step: number,
+    draft: string | undefined,
+    records: ToolCallRecord[],
+    signal?: AbortSignal,
+  ): AsyncGenerator<TurnEvent> {
+    const format = this.options.answerFormat as JsonSchema;
+    const prompt = answerPrompt(format, draft);
+    const history = this.conversation.window(prompt.system, answerHistoryTokens(this.options.numCtx, prompt));
+    const messages = [...history, ...prompt.followUp];
+    const { stream } = yield* this.request(step, { messages, format, signal });
+    const answer = stream.visibleText.trim();
+    const unshown = stream.remainder(answer);
+    if (unshown) yield { type: 'assistant-delta', text: unshown };
+    this.conversation.add({ role: 'assistant', content: answer });
+    yield { type: 'final', answer, steps: step, toolCalls: records };
   }
 
   private async *runCalls(
@@ -173,7 +226,8 @@ export class MCPChatbot {
   ): AsyncGenerator<TurnEvent> {
     this.conversation.add({
       role: 'assistant',
-      content: reply.text,
+      // Reasoning written inline (`<think>…`) is never sent back as what the model said.
+      content: reply.stream.visibleText,
       toolCalls: plan.native ? reply.nativeCalls : undefined,
     });
     if (plan.correction !== undefined) yield { type: 'malformed-call', hint: plan.correction, step };

@@ -111,6 +111,11 @@ export class ReplyStream {
     return this.raw;
   }
 
+  /** The reply without its inline reasoning (`<think>…</think>` and the like). */
+  get visibleText(): string {
+    return this.mayThink ? stripThinking(this.raw).visible : this.raw;
+  }
+
   /** Already-shown answer text (prose that preceded a tool call stays on screen). */
   get shown(): string {
     return this.shownAnswer;

@@ -102,6 +102,12 @@ export interface LlmToolDefinition {
   parameters: JsonSchemaObject;
 }
 
+/** Ollama's `think`: reasoning on or off, or its effort. */
+export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
+
+/** A JSON Schema an answer must conform to (an object: Ollama's `format` takes no boolean schema). */
+export type JsonSchema = Record<string, unknown>;
+
 export interface LlmRequest {
   messages: ChatMessage[];
   /** Offered only in native tool mode. */
@@ -111,13 +117,39 @@ export interface LlmRequest {
   model?: string;
   /** Model options for this request, over the config's (`num_predict`, `temperature`, `stop`). */
   options?: Record<string, unknown>;
+  /** Sent only to a model with the `thinking` capability (the chatbot checks). */
+  think?: ThinkSetting;
+  /** Structured output: the reply is constrained to this JSON Schema. */
+  format?: JsonSchema;
 }
 
 export type LlmChunk =
   | { type: 'content'; text: string }
   | { type: 'thinking'; text: string }
   | { type: 'tool_calls'; calls: NativeToolCall[] }
-  | { type: 'done'; doneReason: string; evalCount?: number; totalDurationMs?: number };
+  | {
+      type: 'done';
+      doneReason: string;
+      evalCount?: number;
+      totalDurationMs?: number;
+      /** Tokens of the prompt Ollama evaluated (`prompt_eval_count`). */
+      promptEvalCount?: number;
+      /** Time generating the reply (`eval_duration`), in ms, unrounded: tokens per second divide by it. */
+      evalDurationMs?: number;
+      /** Time loading the model (`load_duration`), in ms. */
+      loadDurationMs?: number;
+    };
+
+/** What one model request cost, as Ollama's final chunk reports it (each count absent when Ollama left it out). */
+export interface ModelUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Time generating the reply, in ms. */
+  generationMs?: number;
+  loadMs?: number;
+  /** The context window the request was sent with (`num_ctx`). */
+  contextSize: number;
+}
 
 export interface LlmCapabilities {
   tools: boolean;
@@ -179,8 +211,10 @@ export type ApprovalDecision = 'once' | 'always' | 'deny';
 export type TurnEvent =
   | { type: 'assistant-delta'; text: string }
   | { type: 'thinking-delta'; text: string }
-  /** The raw text of one model reply, for debug views. */
-  | { type: 'model-reply'; raw: string; step: number; durationMs: number }
+  /** The reasoning of a reply is over (its answer or calls begin, or it ended): all of it, and how long it took. */
+  | { type: 'thought'; text: string; durationMs: number; step: number }
+  /** The raw text of one model reply, for debug views; `usage`: what it cost. */
+  | { type: 'model-reply'; raw: string; step: number; durationMs: number; usage?: ModelUsage }
   /** The tools a model request offered, and why each. */
   | { type: 'tools-offered'; step: number; offer: ToolOffer }
   | { type: 'tool-call'; call: ToolCall; step: number }
@@ -198,7 +232,10 @@ export type TurnEvent =
   /** `usage`: the input itself was wrong (a prompt's missing argument): a script exits 2. */
   /** `missing`: a prompt's required arguments the line left out, which the REPL asks for. */
   | { type: 'error'; message: string; hint?: string; usage?: true; missing?: MissingArguments }
-  /** Something the input brought in (a prompt's messages, an attached resource), said once. */
-  | { type: 'notice'; text: string }
+  /**
+   * Something the input brought in (a prompt's messages, an attached resource), said once.
+   * `warning`: a setting that could not be honoured (`think` for a model that cannot think).
+   */
+  | { type: 'notice'; text: string; warning?: true }
   | { type: 'step-limit'; steps: number; toolCalls: ToolCallRecord[] }
   | { type: 'cancelled' };

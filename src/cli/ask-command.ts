@@ -4,11 +4,15 @@
  * need approval are denied unless --yes, and the model is told.
  */
 import type { ToolCallRecord, ToolOffer, TurnEvent } from '../chat/types.js';
-import { ExitCode, assertNever } from '../shared/errors.js';
+import { randomUUID } from 'node:crypto';
+import { ExitCode, assertNever, errorMessage } from '../shared/errors.js';
 import { createOllamaClient } from '../ollama/client.js';
 import { ChatSession } from '../session/chat-session.js';
-import { jsonForTerminal } from '../shared/terminal-text.js';
 import type { Output } from './output.js';
+import { loadAnswerSchema } from './answer-schema.js';
+import { askPrinter, checkedEnd, outputFormatOf, type OutputFormat } from './ask-output.js';
+import type { AskEnd, AskSummary } from './ask-printer.js';
+import { thoughtLine } from '../present/usage.js';
 import type { Runtime } from '../session/runtime.js';
 import { formatCall, formatToolLine } from '../present/tool-line.js';
 import { formatProgress } from '../present/tool-progress.js';
@@ -16,24 +20,32 @@ import { formatToolOffer } from '../present/tool-offer.js';
 import { formatServerRequest, type ServerRequestRecord } from '../chat/server-requests.js';
 import { scriptGate } from '../session/server-request-gate.js';
 import { withHost } from '../session/with-host.js';
+import { TurnTranscript } from '../session/turn-transcript.js';
+import { type AskSession, resumeAskSession, saveAskSession } from './ask-session.js';
 
 export interface AskOptions {
   json?: boolean;
   yes?: boolean;
   maxSteps: number;
+  /** `--session <name>`: the conversation continued and saved (see ask-session.ts). */
+  session?: AskSession;
+  /** `--output-format`; `--json` is `json`. */
+  outputFormat?: OutputFormat;
+  /** `--output-schema <file>`. */
+  outputSchema?: string;
 }
 
-interface AskOutcome {
-  exitCode: number;
+interface AskOutcome extends AskEnd {
   answer: string;
   steps: number;
   toolCalls: ToolCallRecord[];
 }
 
+/** Approvals answered, and what goes to stderr: stdout is the printer's (ask-output.ts). */
 function printEvent(event: TurnEvent, runtime: Runtime, output: Output, options: AskOptions): void {
   switch (event.type) {
-    case 'assistant-delta':
-      if (!options.json) output.stdoutRaw(event.text);
+    case 'thought':
+      if (runtime.debug) output.stderr(`[debug] ${thoughtLine(event.durationMs)}:\n${event.text}\n`);
       return;
     case 'approval-request':
       // A script has no one to ask: --yes is the answer given in advance.
@@ -49,7 +61,9 @@ function printEvent(event: TurnEvent, runtime: Runtime, output: Output, options:
       if (runtime.debug) output.stderr(`[debug] malformed tool call; hint sent: ${event.hint}\n`);
       return;
     case 'notice':
-      if (output.stderrIsTty) output.stderr(`${event.text}\n`);
+      // A setting that could not be honoured is said whoever reads stderr; what the input brought in, at a terminal.
+      if (event.warning) output.warn(event.text);
+      else if (output.stderrIsTty) output.stderr(`${event.text}\n`);
       return;
     case 'tool-progress':
       if (runtime.debug) output.stderr(`[debug] ${formatCall(event.call)} ${formatProgress(event.progress)}\n`);
@@ -63,6 +77,7 @@ function printEvent(event: TurnEvent, runtime: Runtime, output: Output, options:
     case 'step-limit':
       output.stderr(`error: no final answer after ${event.steps} steps (raise it with --max-steps)\n`);
       return;
+    case 'assistant-delta':
     case 'thinking-delta':
     case 'tool-call':
     case 'final':
@@ -73,16 +88,22 @@ function printEvent(event: TurnEvent, runtime: Runtime, output: Output, options:
   }
 }
 
+const CANCELLED = { type: 'cancelled', message: 'the turn was cancelled' };
+
 function outcomeOf(event: TurnEvent): AskOutcome | undefined {
   switch (event.type) {
     case 'final':
       return { exitCode: ExitCode.ok, answer: event.answer, steps: event.steps, toolCalls: event.toolCalls };
-    case 'step-limit':
-      return { exitCode: ExitCode.stepLimit, answer: '', steps: event.steps, toolCalls: event.toolCalls };
-    case 'error':
-      return { exitCode: event.usage ? ExitCode.usage : ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
+    case 'step-limit': {
+      const error = { type: 'step-limit', message: `no final answer after ${event.steps} steps` };
+      return { exitCode: ExitCode.stepLimit, answer: '', steps: event.steps, toolCalls: event.toolCalls, error };
+    }
+    case 'error': {
+      const error = { type: 'turn', message: event.message };
+      return { exitCode: event.usage ? ExitCode.usage : ExitCode.runtime, answer: '', steps: 0, toolCalls: [], error };
+    }
     case 'cancelled':
-      return { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
+      return { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [], error: CANCELLED };
     default:
       return undefined;
   }
@@ -95,6 +116,9 @@ export async function askCommand(
   options: AskOptions,
 ): Promise<number> {
   const { config, log } = runtime;
+  // Usage errors first, before anything starts.
+  const schema = options.outputSchema === undefined ? undefined : loadAnswerSchema(options.outputSchema);
+  const printer = askPrinter(outputFormatOf(options), output, schema !== undefined);
   const llm = createOllamaClient(config.ollama, log);
   // Check Ollama while the servers start: neither waits for the other.
   const ollamaReady = llm.checkAvailable().then(() => llm.checkModel());
@@ -111,25 +135,51 @@ export async function askCommand(
     runtime,
     notices,
     async (host) => {
-      await ollamaReady;
-      const session = new ChatSession(runtime, host, llm, { maxSteps: options.maxSteps });
-      let outcome: AskOutcome | undefined;
+      const keeper = options.session?.keeper;
+      const session = new ChatSession(runtime, host, llm, {
+        maxSteps: options.maxSteps,
+        ...(keeper ? { keeper } : {}),
+        ...(schema ? { answerFormat: schema.schema } : {}),
+      });
       const toolsOffered: ({ step: number } & ToolOffer)[] = [];
+      const summary = (outcome?: AskOutcome): AskSummary => ({
+        answer: outcome?.answer ?? '',
+        model: llm.model,
+        toolCalls: outcome?.toolCalls ?? [],
+        steps: outcome?.steps ?? 0,
+        toolsOffered,
+        serverRequests: records,
+        stats: session.stats.snapshot(),
+      });
+      printer.start({
+        sessionId: randomUUID(),
+        model: llm.model,
+        prompt,
+        servers: host.statuses(),
+        tools: host.listTools(),
+      });
+      await ollamaReady.catch((error: unknown) => {
+        printer.failedToStart(summary(), {
+          exitCode: ExitCode.runtime,
+          error: { type: 'ollama', message: errorMessage(error) },
+        });
+        throw error;
+      });
+      resumeAskSession(session, options.session);
+      const transcript = new TurnTranscript(prompt);
+      let outcome: AskOutcome | undefined;
       for await (const event of session.runTurn(prompt)) {
         printEvent(event, runtime, output, options);
+        printer.event(event);
         if (event.type === 'tools-offered') toolsOffered.push({ step: event.step, ...event.offer });
         outcome ??= outcomeOf(event);
+        transcript.note(event);
       }
-      const result = outcome ?? { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [] };
-      if (options.json) {
-        const { answer, steps, toolCalls } = result;
-        output.stdout(
-          jsonForTerminal({ answer, model: llm.model, toolCalls, steps, toolsOffered, serverRequests: records }),
-        );
-      } else if (result.exitCode === ExitCode.ok) {
-        output.stdoutRaw('\n');
-      }
-      return result.exitCode;
+      const ended = outcome ?? { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [], error: CANCELLED };
+      const result = { ...ended, ...checkedEnd(ended, ended.answer, schema, output) };
+      printer.finish(summary(result), result);
+      const saved = await saveAskSession(session, options.session, transcript, output);
+      return result.exitCode === ExitCode.ok ? saved : result.exitCode;
     },
     { serverRequests },
   );

@@ -16,6 +16,10 @@ import { ExitCode, UsageError } from '../shared/errors.js';
 import { App } from '../ui/App.js';
 import { TrustPrompt, type TrustPromptAnswer } from '../ui/components/TrustPrompt.js';
 import type { Output } from './output.js';
+import { InputHistory } from '../session/input-history.js';
+import { SessionKeeper } from '../session/session-keeper.js';
+import { runtimeForSession } from '../session/session-resume.js';
+import { SessionStore } from '../session/session-store.js';
 
 /** The user quit at the trust question: nothing was started, so there is nothing to stop. */
 class QuitBeforeStart extends Error {}
@@ -32,7 +36,12 @@ async function askInTerminal(question: TrustQuestion): Promise<TrustAnswer> {
   return given.answer;
 }
 
-export async function chatCommand(options: GlobalOptions, output: Output): Promise<number> {
+export interface ChatOptions {
+  /** `--resume [name]`: the session to carry on (`latest`: the one saved last). */
+  resume?: string;
+}
+
+export async function chatCommand(options: GlobalOptions, output: Output, chat: ChatOptions = {}): Promise<number> {
   if (!process.stdin.isTTY) {
     throw new UsageError('the chat needs an interactive terminal', 'For scripts and pipes use: mcp-chat ask "…"');
   }
@@ -47,10 +56,18 @@ export async function chatCommand(options: GlobalOptions, output: Output): Promi
     if (error instanceof QuitBeforeStart) return ExitCode.ok;
     throw error;
   }
-  const { session, host } = openChatSession(runtime);
+  const store = SessionStore.open();
+  // A session that cannot be read stops here, before anything starts: the error names its file (exit 1).
+  const saved = chat.resume === undefined ? undefined : store.load(chat.resume);
+  const { session, host } = openChatSession(
+    runtimeForSession(runtime, saved, options.model !== undefined),
+    new SessionKeeper(store),
+  );
+  if (saved) session.restoreConversation(saved);
   const started = host.start();
+  const inputHistory = InputHistory.open(process.env, runtime.log);
   // Ctrl+C is a key here, not a signal: the App decides between cancelling a turn and quitting.
-  const app = render(<App session={session} />, { exitOnCtrlC: false });
+  const app = render(<App session={session} inputHistory={inputHistory} />, { exitOnCtrlC: false });
   const onTerminate = (): void => app.unmount();
   process.once('SIGTERM', onTerminate);
   process.once('SIGHUP', onTerminate);
@@ -60,7 +77,8 @@ export async function chatCommand(options: GlobalOptions, output: Output): Promi
     process.off('SIGTERM', onTerminate);
     process.off('SIGHUP', onTerminate);
     await started;
-    await host.close();
+    // The last turn's save may still be on its way to the disk.
+    await Promise.all([host.close(), store.flush()]);
   }
   return ExitCode.ok;
 }

@@ -13,13 +13,26 @@ import { createRuntime, type GlobalOptions, type Runtime } from '../session/runt
 
 export type ExitCodeSink = (code: number) => void;
 
+/** `ask`'s own flags, as commander parses them. */
+interface AskFlags {
+  json?: boolean;
+  yes?: boolean;
+  maxSteps: number;
+  session?: string;
+  outputFormat?: 'text' | 'json' | 'stream-json';
+  outputSchema?: string;
+}
+
 function addGlobalOptions(command: Command): Command {
   return command
     .addOption(new Option('-c, --config <path>', 'configuration file (default: discovered mcp_config.json)'))
     .addOption(new Option('-m, --model <name>', 'Ollama model (overrides MCP_CHAT_MODEL and the config)'))
     .addOption(new Option('--host <url>', 'Ollama URL (overrides OLLAMA_HOST and the config)'))
     .addOption(new Option('--debug', 'verbose logging and raw model output'))
-    .addOption(new Option('--trust', "use this directory's mcp_config.json and .env for this run only, unremembered"));
+    .addOption(new Option('--trust', "use this directory's mcp_config.json and .env for this run only, unremembered"))
+    .addOption(
+      new Option('--think [level]', 'reasoning for a model that can think: on, off, low, medium or high (bare: on)'),
+    );
 }
 
 /** Global flags merged from the program and the subcommand, whichever side they were given on. */
@@ -45,9 +58,11 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
 
   addGlobalOptions(program.command('chat', { isDefault: true }))
     .description('the interactive chat (the default command)')
-    .action(async (_options: unknown, command: Command) => {
+    .option('--resume [name]', 'continue a saved session (bare or "latest": the most recent one)')
+    .action(async (options: { resume?: string | true }, command: Command) => {
       const { chatCommand } = await import('./chat-command.js');
-      setExitCode(await chatCommand(globals(command), output));
+      const resume = options.resume === true ? 'latest' : options.resume;
+      setExitCode(await chatCommand(globals(command), output, resume === undefined ? {} : { resume }));
     });
 
   addGlobalOptions(program.command('ask'))
@@ -56,11 +71,24 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
     .option('--json', 'print one JSON object: { answer, model, toolCalls, steps }')
     .option('-y, --yes', 'approve tools that need approval, and servers asking to use the model (sampling)')
     .option('--max-steps <n>', 'model calls allowed for this prompt', parseMaxSteps, DEFAULT_MAX_STEPS)
-    .action(async (words: string[], options: { json?: boolean; yes?: boolean; maxSteps: number }, command: Command) => {
-      const runtime = await scriptRuntime(command, output);
+    .option('--session <name>', 'continue (or start) the named session, and save it with this exchange')
+    .addOption(
+      new Option(
+        '--output-format <format>',
+        'text (the answer), json (as --json) or stream-json (a JSON line per event)',
+      ).choices(['text', 'json', 'stream-json'] as const),
+    )
+    .option(
+      '--output-schema <file>',
+      'the answer must be JSON conforming to this JSON Schema (Ollama structured output)',
+    )
+    .action(async (words: string[], options: AskFlags, command: Command) => {
+      const base = await scriptRuntime(command, output);
       const prompt = await readPrompt(words, process.stdin);
       const { askCommand } = await import('./ask-command.js');
-      setExitCode(await askCommand(runtime, output, prompt, options));
+      const { openAskSession } = await import('./ask-session.js');
+      const { runtime, session } = openAskSession(base, options.session, globals(command).model !== undefined);
+      setExitCode(await askCommand(runtime, output, prompt, { ...options, session }));
     });
 
   addGlobalOptions(program.command('doctor'))
@@ -115,6 +143,15 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
         setExitCode(await callCommand(runtime, output, { server, tool, json }, options));
       },
     );
+
+  program
+    .command('sessions')
+    .description('list the saved sessions (name, date, model, turns, first line) and exit')
+    .option('--json', 'print a JSON array of { name, model, createdAt, updatedAt, turns, title }')
+    .action(async (options: { json?: boolean }) => {
+      const { sessionsCommand } = await import('./sessions-command.js');
+      setExitCode(sessionsCommand(output, options));
+    });
 
   addGlobalOptions(program.command('auth'))
     .description('authorise a remote server with OAuth in the browser (again); --logout forgets its tokens')

@@ -87,6 +87,7 @@ function resolveOllama(file: ConfigFile, options: ResolveOptions): OllamaSetting
     numCtx: ollama.num_ctx ?? DEFAULTS.numCtx,
     toolMode: ollama.tool_mode ?? 'auto',
     options: ollama.options ?? {},
+    ...(ollama.think === undefined ? {} : { think: ollama.think }),
   };
 }
 

@@ -137,6 +137,9 @@ const contextShare = z.union([
     }, 'a percentage above 0 and at most 100'),
 ]);
 
+/** Reasoning effort levels Ollama takes for `think` besides true and false. */
+export const THINK_LEVELS = ['low', 'medium', 'high'] as const;
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** A log file size with its unit, `"512k"`, `"10m"`, `"1g"` (`kb`/`MB` too): a bare number would be ambiguous. */
@@ -153,6 +156,8 @@ export const configFileSchema = z
         num_ctx: z.number().int().positive().optional(),
         tool_mode: z.enum(['auto', 'native', 'json', 'xml']).optional(),
         options: z.record(z.string(), z.unknown()).optional(),
+        /** Ollama's `think`, sent only to a model that can think. */
+        think: z.union([z.boolean(), z.enum(THINK_LEVELS)]).optional(),
       })
       .optional(),
     /** Directories offered to servers as roots, besides the one mcp-chat starts in. */

@@ -3,7 +3,7 @@
  * has been found, validated, expanded and overridden by the environment and flags.
  */
 
-import type { ToolMode } from '../chat/types.js';
+import type { ThinkSetting, ToolMode } from '../chat/types.js';
 
 export interface OllamaSettings {
   /** Normalised base URL, e.g. `http://127.0.0.1:11434` (no trailing slash). */
@@ -15,6 +15,8 @@ export interface OllamaSettings {
   toolMode: ToolMode;
   /** Extra model options passed through to Ollama (`temperature`, `seed`, …). */
   options: Record<string, unknown>;
+  /** `think` for a model that can think (`ollama.think`, `--think`); unset leaves it to Ollama. */
+  think?: ThinkSetting;
 }
 
 interface ServerCommon {

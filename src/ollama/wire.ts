@@ -107,6 +107,8 @@ export function buildChatBody(settings: OllamaSettings, request: LlmRequest, vis
     options: { num_ctx: settings.numCtx, ...settings.options, ...request.options } as Partial<Options>,
   };
   if (request.tools && request.tools.length > 0) body.tools = request.tools.map(toWireTool);
+  if (request.think !== undefined) body.think = request.think;
+  if (request.format !== undefined) body.format = request.format;
   return body;
 }
 
@@ -149,6 +151,9 @@ function doneChunk(response: Record<string, unknown>): DoneChunk {
   if (typeof response.eval_count === 'number') chunk.evalCount = response.eval_count;
   if (typeof response.total_duration === 'number')
     chunk.totalDurationMs = Math.round(response.total_duration / NS_PER_MS);
+  if (typeof response.prompt_eval_count === 'number') chunk.promptEvalCount = response.prompt_eval_count;
+  if (typeof response.eval_duration === 'number') chunk.evalDurationMs = response.eval_duration / NS_PER_MS;
+  if (typeof response.load_duration === 'number') chunk.loadDurationMs = response.load_duration / NS_PER_MS;
   return chunk;
 }
 

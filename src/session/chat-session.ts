@@ -8,7 +8,8 @@ import type { ApprovalRule } from '../chat/approval.js';
 import type { PromptInfo, ResourceInfo } from '../chat/offers.js';
 import type { ServerRequestRecord } from '../chat/server-requests.js';
 import { MCPChatbot } from '../chat/orchestrator.js';
-import type { LlmClient, ToolHost, ToolSpec, TurnEvent } from '../chat/types.js';
+import { SessionStats } from '../chat/session-stats.js';
+import type { JsonSchema, LlmClient, ThinkSetting, ToolHost, ToolSpec, TurnEvent } from '../chat/types.js';
 import type { DisabledServer } from '../config/types.js';
 import { McpHost, type ServerStatus, type TaskInfo } from '../mcp/host.js';
 import { createOllamaClient, type OllamaClient } from '../ollama/client.js';
@@ -24,6 +25,9 @@ import { DEFAULT_MAX_STEPS } from './limits.js';
 import { fileVectorStore } from './vector-store.js';
 import { findPrompt, type OfferHost, type ResolvedInput, resolveTurnInput } from './turn-input.js';
 import type { Runtime } from './runtime.js';
+import type { ChatMessage } from '../chat/types.js';
+import type { SavedSession } from './session-file.js';
+import type { ScreenItem, SessionKeeper } from './session-keeper.js';
 
 export type { ServerStatus } from '../mcp/host.js';
 
@@ -97,6 +101,10 @@ export interface SessionOptions {
   serverRequests?: ServerRequestFeed;
   /** What answers servers' requests, so a cancel can stop what it runs. */
   gate?: ServerRequestGate;
+  /** Where the conversation is saved after each turn; none: nothing is kept. */
+  keeper?: SessionKeeper;
+  /** `ask --output-schema`: the answer is JSON conforming to this schema (Ollama's `format`). */
+  answerFormat?: JsonSchema;
 }
 
 export class ChatSession {
@@ -104,6 +112,9 @@ export class ChatSession {
   readonly status: StatusFeed;
   readonly notices: NoticeFeed;
   readonly serverRequests: ServerRequestFeed;
+  readonly keeper: SessionKeeper | undefined;
+  /** What the session's turns have cost (`/stats`, `ask --json`'s `stats`). */
+  readonly stats = new SessionStats();
   private readonly questions: QuestionSlot;
   private readonly gate: ServerRequestGate | undefined;
   private debugOn: boolean;
@@ -125,6 +136,7 @@ export class ChatSession {
     this.questions = options.questions ?? new QuestionSlot();
     this.serverRequests = options.serverRequests ?? new ServerRequestFeed();
     this.gate = options.gate;
+    this.keeper = options.keeper;
     // Changed prompts or resources are listed again on the next look, which a status change brings.
     options.offersChanged?.subscribe(() => {
       this.offersFrom = undefined;
@@ -143,6 +155,8 @@ export class ChatSession {
       maxMessages: config.history.maxMessages,
       numCtx: config.ollama.numCtx,
       toolSelection: toolSelection(runtime, llm),
+      ...(config.ollama.think === undefined ? {} : { think: config.ollama.think }),
+      ...(options.answerFormat ? { answerFormat: options.answerFormat } : {}),
     });
   }
 
@@ -163,7 +177,7 @@ export class ChatSession {
       return;
     }
     for (const text of input.notices) yield { type: 'notice', text };
-    yield* this.chatbot.runTurn(input.messages, signal);
+    yield* this.stats.track(this.chatbot.runTurn(input.messages, signal));
   }
 
   private async resolveInput(text: string, given?: Record<string, string>): Promise<ResolvedInput> {
@@ -316,6 +330,20 @@ export class ChatSession {
     return this.debugOn;
   }
 
+  /** `think` for later requests (`/think`): `undefined` leaves it to Ollama. */
+  get think(): ThinkSetting | undefined {
+    return this.chatbot.think.setting;
+  }
+
+  setThink(think: ThinkSetting | undefined): void {
+    this.chatbot.think.setting = think;
+  }
+
+  /** Whether the model's `/api/show` lists `thinking`. */
+  async modelCanThink(): Promise<boolean> {
+    return (await this.llm.capabilities()).thinking;
+  }
+
   /** Debug shows raw replies, parsed calls and timings, and logs at debug level while on. */
   toggleDebug(): boolean {
     this.debugOn = !this.debugOn;
@@ -341,6 +369,28 @@ export class ChatSession {
 
   clearConversation(): void {
     this.chatbot.clear();
+    // The conversation saved so far stays as it was; what follows is a new session.
+    this.keeper?.startNew();
+  }
+
+  /** What the model is sent again on the next turn: the history a resumed session restores. */
+  conversationMessages(): readonly ChatMessage[] {
+    return this.chatbot.conversation.all();
+  }
+
+  /** Carries on a saved session: its messages go with the next request, later turns are saved to it. */
+  restoreConversation(saved: SavedSession): void {
+    this.chatbot.clear();
+    this.chatbot.conversation.add(...saved.messages);
+    this.keeper?.adopt(saved);
+  }
+
+  /**
+   * Saves the session after a turn: built now, written in the background. Resolves once on disk
+   * (undefined when no session is kept); rejects when the file cannot be written.
+   */
+  async saveTurn(screen: readonly ScreenItem[], answered: boolean): Promise<SavedSession | undefined> {
+    return this.keeper?.save({ model: this.model, messages: this.conversationMessages(), screen, answered });
   }
 
   /** Switches only to a model Ollama has, so a typo never breaks the next turn. */
@@ -399,7 +449,7 @@ function toolSelection(runtime: Runtime, llm: SessionLlm): ToolSelection {
 }
 
 /** The REPL's session: servers not started yet (the caller starts them behind the first frame). */
-export function openChatSession(runtime: Runtime): { session: ChatSession; host: McpHost } {
+export function openChatSession(runtime: Runtime, keeper?: SessionKeeper): { session: ChatSession; host: McpHost } {
   const status = new StatusFeed();
   const notices = new NoticeFeed();
   const offersChanged = new OffersFeed();
@@ -431,6 +481,7 @@ export function openChatSession(runtime: Runtime): { session: ChatSession; host:
     questions,
     serverRequests: records,
     gate: serverRequests,
+    ...(keeper ? { keeper } : {}),
   });
   return { session, host };
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { loadConfigFile, type LoadConfigOptions } from '../config/load.js';
 import { snapshot, TRUST_FILE_NAME, TrustStore } from '../config/trust-store.js';
 import { ConfigError } from '../shared/errors.js';
+import { parseThinkFlag } from '../config/think.js';
 import type { AppConfig } from '../config/types.js';
 import { type Logger, openLogger } from '../shared/log.js';
 import { PACKAGE_ROOT, SHIPPED_CONFIG_PATH } from '../shared/paths.js';
@@ -22,6 +23,8 @@ export interface GlobalOptions {
   debug?: boolean;
   /** `--trust`: use the working directory's config and `.env` for this run, without remembering it. */
   trust?: boolean;
+  /** `--think [on|off|low|medium|high]`: over the config's `ollama.think`; bare is `true`. */
+  think?: string | boolean;
 }
 
 export interface Runtime {
@@ -50,6 +53,12 @@ export function openTrustStore(env: NodeJS.ProcessEnv = process.env): TrustStore
   return new TrustStore(path.join(stateDir(env), TRUST_FILE_NAME));
 }
 
+/** `--think` outranks the config file, like the other flags. */
+function withThinkFlag(config: AppConfig, flag: string | boolean | undefined): AppConfig {
+  if (flag === undefined) return config;
+  return { ...config, ollama: { ...config.ollama, think: parseThinkFlag(flag) } };
+}
+
 export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks): Promise<Runtime> {
   const cwd = process.cwd();
   // Security: the store is located before any .env is read, so a .env cannot move it (XDG_STATE_HOME).
@@ -69,7 +78,7 @@ export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks)
     askTrust: hooks.askTrust,
     notify: hooks.notify,
   });
-  const config = loadConfigFile(found.path, load);
+  const config = withThinkFlag(loadConfigFile(found.path, load), options.think);
   const debug = options.debug === true;
   const log = await openLogger({ ...config.logging, level: debug ? 'debug' : config.logging.level });
   if (store.problem) log.warn({ trustFile: store.file }, `trust store ignored: ${store.problem}`);
@@ -83,7 +92,7 @@ export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks)
         `${found.path} has changed since it was trusted, so the change is not used`,
         'Run mcp-chat trust in this directory to trust it as it is now, then /reload',
       );
-    return loadConfigFile(found.path, load);
+    return withThinkFlag(loadConfigFile(found.path, load), options.think);
   };
   return { config, log, debug, configFile: { path: found.path, read } };
 }

@@ -58,9 +58,10 @@ export function sanitizeForTerminal(text: string): string {
  * JSON for stdout. JSON.stringify leaves DEL, the C1 controls (U+0080–U+009F, which some
  * terminals obey), U+2028/U+2029, the bidi controls and the zero-width characters raw; JSON
  * escapes for them keep the parsed value exactly the same, so a script still gets the exact text.
+ * `indent` 0: one line (a JSON Lines stream).
  */
-export function jsonForTerminal(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
+export function jsonForTerminal(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(
     JSON_UNSAFE,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

@@ -1,7 +1,7 @@
 /**
  * The REPL screen: committed history in `<Static>` (written once to scrollback), then
  * the pending reply, the status bar and the input line, which alone re-render.
- * Keys: Esc or Ctrl+C cancel a turn; Ctrl+C at an empty prompt or Ctrl+D quit.
+ * Keys: Esc or Ctrl+C cancel a turn; Ctrl+C at an empty prompt or Ctrl+D quit; Ctrl+R searches earlier inputs.
  */
 import { Box, Static, useApp, useInput, useStdout, type Key } from 'ink';
 import { useEffect, useRef, useState } from 'react';
@@ -15,11 +15,18 @@ import { PendingView } from './components/PendingView.js';
 import { Prompt } from './components/Prompt.js';
 import { StatusBar } from './components/StatusBar.js';
 import { completionsFor } from './commands.js';
-import { editLine, emptyLine, type LineState } from './line-editor.js';
+import { editLine, emptyLine, searchPrompt, type LineState } from './line-editor.js';
 import { useChat, type ChatController } from './use-chat.js';
+
+/** The lines typed in earlier chats (`InputHistory`): ↑ and Ctrl+R start with them; each line sent is added. */
+export interface RecallStore {
+  load(): string[];
+  add(line: string): boolean;
+}
 
 export interface AppProps {
   session: ChatSession;
+  inputHistory?: RecallStore;
 }
 
 const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
@@ -30,6 +37,8 @@ interface KeyContext {
   currentLine: () => LineState;
   setLine: (next: LineState) => void;
   exit: () => void;
+  /** Keeps a line the user sent for later runs (not an answer to a server's question). */
+  remember?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -53,6 +62,11 @@ function handleKey(input: string, key: Key, context: KeyContext): void {
   const line = context.currentLine();
   const state = chat.current();
   if (state.activity.type === 'approval' && approvalKey(input, key, state.activity, chat.approval)) return;
+  // Ctrl+R's search takes every key, Esc and Ctrl+C included (they leave it), until it ends.
+  if (line.search) {
+    setLine(editLine(line, input, key).state);
+    return;
+  }
   if ((key.ctrl && input === 'c') || key.escape) {
     if (chat.cancel() || key.escape) return;
     if (line.text === '') exit();
@@ -78,24 +92,28 @@ function handleKey(input: string, key: Key, context: KeyContext): void {
   if (key.tab && completeArgument(context)) return;
   const result = editLine(line, input, key, (word) => completionsFor(word, chat.offers()));
   setLine(result.state);
-  if (result.submitted) chat.submit(result.submitted);
+  if (result.submitted) {
+    context.remember?.(result.submitted);
+    chat.submit(result.submitted);
+  }
 }
 
 /** What leads the input line: a server's question, else a prompt's argument being asked for. */
 function promptLabel(state: ChatState, line: LineState): { label?: string; hint?: string } {
+  if (line.search) return searchPrompt(line.search);
   const question = state.questions[0];
   if (question) return questionPrompt(question, line.text);
   const argument = state.asking && askedArgument(state.asking);
   return argument ? { label: argument.name } : {};
 }
 
-export function App({ session }: AppProps): React.JSX.Element {
+export function App({ session, inputHistory }: AppProps): React.JSX.Element {
   const { exit } = useApp();
   const { stdout, write } = useStdout();
   // Through Ink's write, so Ink redraws the status bar and input line below the cleared screen.
   const chat = useChat(session, () => write(CLEAR_SCREEN));
   const { state } = chat;
-  const [line, setLineState] = useState<LineState>(emptyLine);
+  const [line, setLineState] = useState<LineState>(() => ({ ...emptyLine, recall: inputHistory?.load() ?? [] }));
   // Keys read the latest line through a ref: Ink re-subscribes a new handler only after the
   // frame is drawn, and a key that arrives in between must not see a stale line.
   const lineRef = useRef(line);
@@ -108,7 +126,10 @@ export function App({ session }: AppProps): React.JSX.Element {
     if (state.exiting) exit();
   }, [state.exiting, exit]);
 
-  useInput((input, key) => handleKey(input, key, { chat, currentLine: () => lineRef.current, setLine, exit }));
+  const remember = inputHistory && ((text: string): void => void inputHistory.add(text));
+  useInput((input, key) =>
+    handleKey(input, key, { chat, currentLine: () => lineRef.current, setLine, exit, remember }),
+  );
 
   const width = stdout.columns || 80;
   return (
@@ -121,7 +142,7 @@ export function App({ session }: AppProps): React.JSX.Element {
         )}
       </Static>
       <PendingView activity={state.activity} streamed={state.streamed} width={width} />
-      <StatusBar model={session.model} ollama={state.ollama} servers={state.servers} />
+      <StatusBar model={session.model} ollama={state.ollama} servers={state.servers} context={state.context} />
       <Prompt line={line} busy={isBusy(state)} {...promptLabel(state, line)} />
     </Box>
   );

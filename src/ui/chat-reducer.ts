@@ -170,7 +170,8 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       return submitted(state, action.text, action.parsed);
     case 'command-done': {
       const { result } = action;
-      const cleared = result.clear ? { ...state, items: [], epoch: state.epoch + 1 } : state;
+      // A cleared conversation no longer fills the context: the gauge waits for the next request.
+      const cleared = result.clear ? { ...state, items: [], epoch: state.epoch + 1, context: undefined } : state;
       return addItems({ ...cleared, exiting: state.exiting || result.exit === true }, ...result.items);
     }
     case 'ask-arguments':

@@ -4,6 +4,9 @@
  */
 import type { MissingArguments } from '../chat/offers.js';
 import type { ServerStatus } from '../session/chat-session.js';
+import type { SavedSession } from '../session/session-file.js';
+import { shownFrom } from '../session/resume-view.js';
+import { formatTime } from '../present/task-list.js';
 import type { Activity, HistoryItem, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
 import type { ServerQuestion } from './server-questions.js';
@@ -24,6 +27,8 @@ export interface ChatState {
   asking?: AskingArguments | undefined;
   /** Servers' requests waiting for the user; the first is asked, on the input line. */
   questions: ServerQuestion[];
+  /** How full the model's context was at the last request (the status bar shows it). */
+  context?: { used: number; size: number } | undefined;
 }
 
 export interface AskingArguments extends MissingArguments {
@@ -58,3 +63,15 @@ export function addItems(state: ChatState, ...added: NewHistoryItem[]): ChatStat
 }
 
 export const isBusy = (state: ChatState): boolean => state.activity.type !== 'idle';
+
+/** A resumed session on screen: its last turns as they were shown, then where the chat goes on. */
+export function resumedItems(saved: SavedSession, note?: string): NewHistoryItem[] {
+  const from = shownFrom(saved.screen);
+  const shown = saved.screen.slice(from);
+  const turns = `${saved.turns} turn${saved.turns === 1 ? '' : 's'}`;
+  const when = formatTime(saved.updatedAt, new Date());
+  const drawn = shown.filter((item) => item.type === 'user').length;
+  const part = from > 0 ? ` (the last ${drawn} above; /export <file.md> writes them all)` : '';
+  const resumed = `Resumed session ${saved.name}: ${turns}${part}, model ${saved.model}, last saved ${when}. It goes on here.`;
+  return [...shown, { type: 'info', text: note ? `${resumed}\n${note}` : resumed }];
+}

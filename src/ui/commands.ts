@@ -8,8 +8,14 @@ import type { ChatSession, ServerStatus } from '../session/chat-session.js';
 import { formatToolList, toolBudget } from '../present/tool-list.js';
 import { toolCount } from '../present/tool-line.js';
 import { formatPromptList } from '../present/offers-list.js';
+import { formatStats } from '../present/usage.js';
+import { switchThink } from '../session/think-switch.js';
 import { formatTaskList } from '../present/task-list.js';
 import type { PromptInfo, ResourceInfo } from '../chat/offers.js';
+import { formatSessionList } from '../present/session-list.js';
+import { deleteSession, exportCurrentSession, saveSessionAs } from '../session/session-actions.js';
+import { resumeSession } from '../session/session-resume.js';
+import { resumedItems } from './chat-state.js';
 import { authorizeServer } from '../session/server-auth.js';
 
 const COMMANDS = {
@@ -19,14 +25,21 @@ const COMMANDS = {
   debug: 'toggle debug output: raw model replies, parsed calls, timings, debug logging',
   clear: 'forget the conversation and clear the screen',
   model: 'show the model, or switch: model <name>',
+  think: "switch the model's reasoning on or off, or set it: /think on|off|low|medium|high",
+  stats: 'what the session cost: turns, tokens in and out, tokens/s, time in the model and in tools',
   watch: 'show when a resource changes: /watch @server:uri',
   unwatch: 'stop that: /unwatch @server:uri',
   loglevel: 'set which log messages a server sends to the log file: /loglevel <server> <level>',
-  auth: 'authorise a remote server with OAuth, in the browser (again): /auth <server>',
   reload: 'read the config file again: added servers start, removed ones stop, changed ones restart',
   enable: 'turn a server turned off with /disable on again: /enable <server>',
   disable: 'turn a server off for now (stopped, its tools not offered): /disable <server>',
+  auth: 'authorise a remote server with OAuth, in the browser (again): /auth <server>',
   tasks: "list the servers' tasks (long tool calls run as tasks) and their states",
+  resume: 'continue a saved session: /resume [name] (the latest when none is named)',
+  save: 'save this chat under a name, and keep saving it there: /save <name>',
+  sessions: 'list the saved sessions: name, date, model, turns, first line',
+  delete: 'delete a saved session: /delete <name>',
+  export: 'write this session to a file: /export <file.md|file.json>',
   quit: 'exit (also: exit, Ctrl+D, Ctrl+C at an empty prompt)',
 } as const;
 export type CommandName = keyof typeof COMMANDS;
@@ -119,7 +132,7 @@ function helpText(prompts: PromptInfo[]): string {
     ...promptLines,
     '',
     'Attach a resource to a message with @server:uri (mcp-chat resources lists them).',
-    'Keys: Enter sends · Tab completes (commands, prompts, their arguments, @resources) · ↑/↓ history · Esc or Ctrl+C cancels a reply',
+    'Keys: Enter sends · Tab completes (commands, prompts, their arguments, @resources) · ↑/↓ history · Ctrl+R searches it · Esc or Ctrl+C cancels a reply',
   ].join('\n');
 }
 
@@ -174,6 +187,54 @@ async function switchModel(session: ChatSession, name: string | undefined): Prom
   });
 }
 
+async function thinkText(session: ChatSession, word: string | undefined): Promise<string> {
+  const now = { setting: session.think, model: session.model, canThink: await session.modelCanThink() };
+  const result = switchThink(now, word);
+  if (result.type === 'error') throw new Error(result.text);
+  session.setThink(result.think);
+  return result.text;
+}
+
+type SessionCommand = 'resume' | 'save' | 'sessions' | 'delete' | 'export';
+
+/** The saved-session commands; the REPL's session always has a keeper, a test's may not. */
+async function sessionCommand(
+  name: SessionCommand,
+  arg: string | undefined,
+  session: ChatSession,
+): Promise<CommandResult> {
+  const keeper = session.keeper;
+  if (!keeper) return { items: [{ type: 'error', text: 'This chat keeps no sessions.' }] };
+  switch (name) {
+    case 'resume':
+      try {
+        const { saved, note } = await resumeSession(session, arg ?? 'latest');
+        return { items: resumedItems(saved, note), clear: true };
+      } catch (error) {
+        // `attempt` turns the failure (a damaged file, a newer format, no such session) into its line.
+        return { items: [await attempt(() => Promise.reject(error))] };
+      }
+    case 'save':
+      return { items: [await attempt(async () => saveSessionAs(keeper, arg))] };
+    case 'sessions':
+      return {
+        items: [
+          await attempt(async () => {
+            const { sessions, problems } = keeper.store.list();
+            const list = formatSessionList(sessions, new Date(), keeper.sessionName);
+            return [list, ...problems.map((problem) => `  ✗ ${problem.message}`)].join('\n');
+          }),
+        ],
+      };
+    case 'delete':
+      return { items: [await attempt(async () => deleteSession(keeper, arg))] };
+    case 'export':
+      return { items: [await attempt(async () => exportCurrentSession(keeper, arg, process.cwd()))] };
+    default:
+      return assertNever(name);
+  }
+}
+
 export async function runCommand(
   command: Extract<ParsedInput, { type: 'command' }>,
   session: ChatSession,
@@ -196,11 +257,13 @@ export async function runCommand(
       return { items: [], clear: true };
     case 'model':
       return { items: [await switchModel(session, command.args[0])] };
+    case 'think':
+      return { items: [await attempt(() => thinkText(session, command.args[0]))] };
+    case 'stats':
+      return { items: [info(formatStats(session.stats.snapshot()))] };
     case 'watch':
     case 'unwatch':
       return { items: [await attempt(() => session.watch(command.args[0] ?? '', command.name === 'watch'))] };
-    case 'auth':
-      return { items: [await attempt(() => authorizeServer(session, command.args[0] ?? ''))] };
     case 'reload':
       return { items: [await attempt(() => session.reloadConfig())] };
     case 'enable':
@@ -208,12 +271,20 @@ export async function runCommand(
       return {
         items: [await attempt(() => session.setServerEnabled(command.args[0] ?? '', command.name === 'enable'))],
       };
+    case 'auth':
+      return { items: [await attempt(() => authorizeServer(session, command.args[0] ?? ''))] };
     case 'loglevel':
       return {
         items: [await attempt(() => session.setServerLogLevel(command.args[0] ?? '', command.args[1] ?? ''))],
       };
     case 'tasks':
       return { items: [await attempt(async () => formatTaskList(await session.tasks()))] };
+    case 'resume':
+    case 'save':
+    case 'sessions':
+    case 'delete':
+    case 'export':
+      return sessionCommand(command.name, command.args[0], session);
     case 'quit':
       return { items: [], exit: true };
     default:

@@ -21,6 +21,8 @@ export type Activity =
   | { type: 'waiting' }
   /** The reply streams: its text so far is the state's `streamed`. */
   | { type: 'streaming' }
+  /** The model reasons before it answers: its reasoning so far, shown dim until the answer starts. */
+  | { type: 'thinking'; text: string }
   /** Calls running now (read-only calls of one reply run together), with the progress each last reported. */
   | { type: 'tool'; calls: ToolCall[]; progress?: ReadonlyMap<ToolCall, ToolProgress> }
   | ApprovalActivity;

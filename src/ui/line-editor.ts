@@ -1,6 +1,7 @@
 /**
- * The input line as a pure state machine: editing keys, ↑/↓ through earlier inputs,
- * Tab completion, and pasted multi-line text kept whole. The Prompt component only renders it.
+ * The input line as a pure state machine: editing keys, ↑/↓ through earlier inputs, Ctrl+R
+ * searching them, Tab completion, and pasted multi-line text kept whole. The Prompt component
+ * only renders it.
  */
 import { completeLine } from './completion.js';
 
@@ -13,6 +14,19 @@ export interface LineState {
   browsing: number | null;
   /** The fresh line, kept while browsing `recall`. */
   draft: string;
+  /** Set while Ctrl+R searches `recall`; the line's text is then the match shown. */
+  search?: LineSearch | undefined;
+}
+
+/** A reverse incremental search through `recall`, as in a shell. */
+export interface LineSearch {
+  query: string;
+  /** Index in `recall` of the match shown; null before anything matched. */
+  match: number | null;
+  /** The last change found nothing: the match shown is the one before it. */
+  failed: boolean;
+  /** The line before the search, given back by Esc. */
+  original: { text: string; cursor: number };
 }
 
 /** The subset of Ink's `Key` the editor reads. */
@@ -32,8 +46,11 @@ export interface EditorKey {
 
 export const emptyLine: LineState = { text: '', cursor: 0, recall: [], browsing: null, draft: '' };
 
-/** Inputs kept for ↑/↓. */
-const MAX_RECALL = 200;
+/** What Ctrl+R sends. */
+const CTRL_R = '\u0012';
+
+/** Inputs kept for ↑/↓ (earlier runs' among them: the input history keeps as many). */
+const MAX_RECALL = 500;
 
 const at = (state: LineState, text: string, cursor: number): LineState => ({ ...state, text, cursor, browsing: null });
 
@@ -78,6 +95,68 @@ function control(state: LineState, input: string): LineState {
   }
 }
 
+/** The newest entry at or before `from` that contains `query`, or undefined. */
+function findOlder(recall: readonly string[], query: string, from: number): number | undefined {
+  for (let index = Math.min(from, recall.length - 1); index >= 0; index--) {
+    if (recall[index]?.includes(query)) return index;
+  }
+  return undefined;
+}
+
+/** Shows the newest match of `query` at or before `from`; the last match stays, marked failed, when there is none. */
+function searchFor(state: LineState, search: LineSearch, query: string, from: number): LineState {
+  const found = query === '' ? undefined : findOlder(state.recall, query, from);
+  if (found === undefined) return { ...state, search: { ...search, query, failed: query !== '' } };
+  const text = state.recall[found] ?? '';
+  return { ...state, text, cursor: text.indexOf(query), search: { ...search, query, match: found, failed: false } };
+}
+
+/** Ctrl+R at the line: the search starts, empty, over the line as it is. */
+function startSearch(state: LineState): LineState {
+  return {
+    ...state,
+    search: { query: '', match: null, failed: false, original: { text: state.text, cursor: state.cursor } },
+  };
+}
+
+/** Leaves the search: with the match on the line (`take`), or with the line as it was before. */
+export function endSearch(state: LineState, take: boolean): LineState {
+  const { search } = state;
+  if (!search) return state;
+  if (take && search.match !== null) return { ...state, search: undefined, browsing: null, cursor: state.text.length };
+  return { ...state, ...search.original, search: undefined };
+}
+
+/** What leads the line while searching, and the keys under it. */
+export function searchPrompt(search: LineSearch): { label: string; hint: string } {
+  const label = `search ${JSON.stringify(search.query)}`;
+  if (search.failed) return { label, hint: `no earlier input has ${JSON.stringify(search.query)} · Esc leaves` };
+  return { label, hint: 'type to search earlier inputs · Ctrl+R older · Enter takes it · Esc leaves' };
+}
+
+/**
+ * A key while searching: typing narrows, Backspace widens, Ctrl+R goes to an older match, Enter
+ * takes the match onto the line (to edit or send), Esc, Ctrl+C or Ctrl+G leave it as it was. Any
+ * other key takes the match and then does what it does on the line.
+ */
+function searchKey(state: LineState, search: LineSearch, input: string, key: EditorKey): EditResult {
+  const from = search.match ?? state.recall.length - 1;
+  if (key.escape || (key.ctrl && (input === 'c' || input === 'g'))) return { state: endSearch(state, false) };
+  if (key.return) return { state: endSearch(state, true) };
+  if (key.ctrl && input === 'r') return { state: searchFor(state, search, search.query, from - 1) };
+  if (key.backspace || key.delete)
+    return { state: searchFor(state, search, search.query.slice(0, -1), state.recall.length - 1) };
+  if (key.ctrl && input === 'd') return { state };
+  const typed = input.length > 0 && !key.ctrl && !key.meta && !key.tab && !/[\r\n]/.test(input.slice(0, -1));
+  // Fast typing can bring the last keys and Enter in one chunk: they narrow the search, then Enter takes it.
+  if (typed && input.endsWith('\r')) {
+    const narrowed = searchFor(state, search, search.query + input.slice(0, -1), from);
+    return { state: endSearch(narrowed, true) };
+  }
+  if (typed && !input.endsWith('\n')) return { state: searchFor(state, search, search.query + input, from) };
+  return editLine(endSearch(state, true), input, key);
+}
+
 export interface EditResult {
   state: LineState;
   /** Set when Enter submitted a non-empty line. */
@@ -92,6 +171,11 @@ export function editLine(
   complete: (word: string) => string[] = () => [],
 ): EditResult {
   const { text, cursor } = state;
+  // Ctrl+R and the keys typed right after it can come as one chunk ("\x12abc"): the search, then the keys.
+  if (input.length > 1 && input.startsWith(CTRL_R) && !key.ctrl && !key.meta)
+    return editLine(editLine(state, 'r', { ctrl: true }).state, input.slice(1), {}, complete);
+  if (state.search) return searchKey(state, state.search, input, key);
+  if (key.ctrl && input === 'r') return { state: startSearch(state) };
   if (key.tab) return { state: completeLine(state, complete) };
   if (input.length > 1 && !key.ctrl && !key.meta) {
     // Fast typing can deliver a line and its Enter in one chunk: one trailing CR submits.

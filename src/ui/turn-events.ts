@@ -9,6 +9,7 @@ import { assertNever } from '../shared/errors.js';
 import { addItems, type ChatState } from './chat-state.js';
 import { ollamaStatusAfter } from './ollama-status.js';
 import { formatToolOffer } from '../present/tool-offer.js';
+import { thoughtLine } from '../present/usage.js';
 
 export interface TurnEventAction {
   type: 'turn-event';
@@ -41,6 +42,30 @@ function withDebug(state: ChatState, debug: boolean, text: string): ChatState {
   return debug ? addItems(state, { type: 'debug', text }) : state;
 }
 
+/** Reasoning streams dim below the history while nothing else of the reply has come. */
+function thinking(state: ChatState, text: string): ChatState {
+  const { activity } = state;
+  if (activity.type === 'thinking') return { ...state, activity: { type: 'thinking', text: activity.text + text } };
+  return activity.type === 'waiting' ? { ...state, activity: { type: 'thinking', text } } : state;
+}
+
+/** Reasoning over: one line in the history (all of it with debug on), and the wait goes on. */
+function thoughtFolded(state: ChatState, event: Extract<TurnEvent, { type: 'thought' }>, debug: boolean): ChatState {
+  const line = thoughtLine(event.durationMs);
+  const folded = addItems(
+    state,
+    debug ? { type: 'debug', text: `${line}:\n${event.text}` } : { type: 'info', text: line },
+  );
+  return state.activity.type === 'thinking' ? { ...folded, activity: { type: 'waiting' } } : folded;
+}
+
+/** The status bar's gauge: the last request's prompt and reply against `num_ctx`, when Ollama counted the prompt. */
+function withContext(state: ChatState, event: Extract<TurnEvent, { type: 'model-reply' }>): ChatState {
+  const usage = event.usage;
+  if (usage?.inputTokens === undefined) return state;
+  return { ...state, context: { used: usage.inputTokens + (usage.outputTokens ?? 0), size: usage.contextSize } };
+}
+
 function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatState {
   switch (event.type) {
     case 'assistant-delta':
@@ -69,7 +94,11 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
       return { ...addItems(state, { type: 'tool', call: event.call, result: event.result }), activity };
     }
     case 'model-reply':
-      return withDebug(state, debug, `step ${event.step}, ${event.durationMs} ms, raw reply:\n${event.raw}`);
+      return withDebug(
+        withContext(state, event),
+        debug,
+        `step ${event.step}, ${event.durationMs} ms, raw reply:\n${event.raw}`,
+      );
     case 'malformed-call':
       return withDebug(state, debug, `malformed tool call; hint sent to the model:\n${event.hint}`);
     case 'tools-offered':
@@ -89,7 +118,9 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
     case 'cancelled':
       return addItems(commitStreamed(state), { type: 'info', text: 'Cancelled.' });
     case 'thinking-delta':
-      return state;
+      return thinking(state, event.text);
+    case 'thought':
+      return thoughtFolded(state, event, debug);
     default:
       return assertNever(event);
   }

@@ -9,7 +9,7 @@ import type { TurnEvent } from '../chat/types.js';
 import type { ApprovalControls } from './approval-keys.js';
 import type { ChatSession } from '../session/chat-session.js';
 import { OllamaError, errorMessage } from '../shared/errors.js';
-import { askedArgument, initialChatState, isBusy, type ChatState } from './chat-state.js';
+import { addItems, askedArgument, initialChatState, isBusy, resumedItems, type ChatState } from './chat-state.js';
 import { argumentAtCursor, argumentValue } from './completion.js';
 import type { LineState } from './line-editor.js';
 import { ChatStore } from './chat-store.js';
@@ -89,8 +89,10 @@ async function runChatTurn(
   store.dispatch({ type: 'turn-started' });
   const dispatchEvent = (event: TurnEvent): void => store.dispatch({ type: 'turn-event', event, debug: session.debug });
   const batcher = new StreamBatcher((streamed) => dispatchEvent({ type: 'assistant-delta', text: streamed }));
+  let answered = false;
   try {
     for await (const event of session.runTurn(text, controller.signal, given)) {
+      if (event.type === 'final') answered = true;
       if (event.type === 'assistant-delta') batcher.append(event.text);
       else if (event.type === 'error' && event.missing) {
         // A person is here to answer: ask for what the prompt needs rather than explain its usage.
@@ -108,17 +110,32 @@ async function runChatTurn(
     batcher.dispose();
     turn.current = undefined;
     store.dispatch({ type: 'turn-ended' });
+    saveSession(session, store, answered);
   }
 }
 
-export function useChat(session: ChatSession, clearScreen: () => void): ChatController {
-  const store = useMemo(
-    () =>
-      new ChatStore(
-        initialChatState({ model: session.model, configSource: session.runtime.config.source }, session.statuses()),
-      ),
-    [session],
+/**
+ * Saves the session with what the screen shows now. The file is written in the background: the
+ * next line can be typed at once. A failure is said on screen, and the chat goes on.
+ */
+function saveSession(session: ChatSession, store: ChatStore, answered: boolean): void {
+  session.saveTurn(store.getState().items, answered).catch((error: unknown) => {
+    store.dispatch({ type: 'add', items: [{ type: 'error', text: `Session not saved: ${errorMessage(error)}` }] });
+  });
+}
+
+/** The first state: the banner, then a resumed session's screen when the chat carries one on. */
+function firstState(session: ChatSession): ChatState {
+  const initial = initialChatState(
+    { model: session.model, configSource: session.runtime.config.source },
+    session.statuses(),
   );
+  const resumed = session.keeper?.saved;
+  return resumed ? addItems(initial, ...resumedItems(resumed)) : initial;
+}
+
+export function useChat(session: ChatSession, clearScreen: () => void): ChatController {
+  const store = useMemo(() => new ChatStore(firstState(session)), [session]);
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const turn = useRef<AbortController | undefined>(undefined);
 

@@ -48,7 +48,15 @@ describe('mcp-chat ask', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(output).sort()).toEqual(['answer', 'model', 'steps', 'toolCalls', 'toolsOffered']);
+    expect(Object.keys(output).sort()).toEqual([
+      'answer',
+      'model',
+      'serverRequests',
+      'stats',
+      'steps',
+      'toolCalls',
+      'toolsOffered',
+    ]);
     expect(output).toMatchObject({ answer: 'The product is 7006652.', model: 'llama3.2', steps: 2 });
     expect(output.toolCalls).toEqual([
       {

@@ -26,6 +26,8 @@ export interface ReplSessionOptions {
   height?: number;
   /** More environment for the REPL (e.g. a `BROWSER` that records what it is asked to open). */
   env?: Record<string, string>;
+  /** More arguments for the binary, after the script (e.g. `--resume latest`). */
+  args?: string[];
 }
 
 export interface ReplSession {
@@ -35,6 +37,11 @@ export interface ReplSession {
   workDir: string;
   /** Resolves once the screen shows `text`. */
   shows(text: string): Promise<void>;
+  /**
+   * Starts the REPL again in a fresh pane, same working directory, environment and config, with
+   * `args` in place of the options' (the one before is killed if it still runs): a second run.
+   */
+  restart(args?: string[]): void;
 }
 
 export const TEXT_MODEL: FakeModel[] = [{ name: 'llama3.2', capabilities: ['completion'] }];
@@ -53,7 +60,13 @@ export function useReplSession(options: ReplSessionOptions = {}): ReplSession {
     },
     workDir: '',
     shows: (text) => vi.waitFor(() => expect(pane.screen()).toContain(text), SCREEN_WAIT),
+    restart: (args) => {
+      if (!launch) throw new Error('the REPL session has not started yet');
+      pane.kill();
+      launch(args ?? options.args ?? []);
+    },
   };
+  let launch: ((args: string[]) => void) | undefined;
   beforeAll(async () => {
     session.ollama = await startFakeOllama({ models: options.models ?? TEXT_MODEL });
     session.workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-repl-session-')));
@@ -68,11 +81,13 @@ export function useReplSession(options: ReplSessionOptions = {}): ReplSession {
     });
     // A config written here is the working directory's own, used only when trusted: --trust, for this run.
     const trust = config ? ['--trust'] : [];
-    pane.start([process.execPath, ...(options.nodeArgs ?? []), CLI, ...trust], {
-      cwd: session.workDir,
-      env,
-      height: options.height,
-    });
+    launch = (args) =>
+      pane.start([process.execPath, ...(options.nodeArgs ?? []), CLI, ...trust, ...args], {
+        cwd: session.workDir,
+        env,
+        height: options.height,
+      });
+    launch(options.args ?? []);
   });
   afterAll(async () => {
     pane.kill();

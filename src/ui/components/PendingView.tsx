@@ -8,6 +8,7 @@ import { formatProgress } from '../../present/tool-progress.js';
 import { ApprovalQuestion } from './ApprovalQuestion.js';
 import type { Activity } from '../history.js';
 import { renderMarkdown } from '../markdown.js';
+import { sanitizeForTerminal } from '../../shared/terminal-text.js';
 import { visibleTail } from '../visible-tail.js';
 
 function Working({ label }: { label: string }): React.JSX.Element {
@@ -37,6 +38,19 @@ function StreamingReply({ text, width }: { text: string; width: number }): React
   );
 }
 
+/** Rows of reasoning shown while it streams: enough to watch it move, never a screenful. */
+const THINKING_ROWS = 6;
+
+function LiveThinking({ text, width }: { text: string; width: number }): React.JSX.Element {
+  const tail = visibleTail(sanitizeForTerminal(text.trim()), width, THINKING_ROWS);
+  return (
+    <Box flexDirection="column">
+      <Working label="reasoning… (Esc to cancel)" />
+      <Text dimColor>{tail.text}</Text>
+    </Box>
+  );
+}
+
 function PendingActivity({
   activity,
   streamed,
@@ -53,6 +67,8 @@ function PendingActivity({
       return <Working label="thinking… (Esc to cancel)" />;
     case 'streaming':
       return <StreamingReply text={streamed} width={width} />;
+    case 'thinking':
+      return <LiveThinking text={activity.text} width={width} />;
     case 'tool':
       return (
         <Box flexDirection="column">

@@ -2,6 +2,7 @@
 import { Box, Text } from 'ink';
 import type { ServerStatus } from '../../session/chat-session.js';
 import type { OllamaStatus } from '../ollama-status.js';
+import { contextGauge } from '../../present/usage.js';
 
 function ServerBadge({ status }: { status: ServerStatus }): React.JSX.Element {
   switch (status.state) {
@@ -25,20 +26,38 @@ function OllamaBadge({ status }: { status: OllamaStatus }): React.JSX.Element {
   return <Text color="red">ollama ✗</Text>;
 }
 
+/** Past these shares of the context the gauge turns yellow, then red: Ollama drops the prompt's start once it is full. */
+const CONTEXT_WARN = 0.75;
+const CONTEXT_FULL = 0.9;
+
+function ContextGauge({ context }: { context: { used: number; size: number } }): React.JSX.Element {
+  const share = context.size > 0 ? context.used / context.size : 0;
+  const color = share >= CONTEXT_FULL ? 'red' : share >= CONTEXT_WARN ? 'yellow' : undefined;
+  return (
+    <Text color={color} dimColor={color === undefined}>
+      {contextGauge(context)}
+    </Text>
+  );
+}
+
 export function StatusBar({
   model,
   ollama,
   servers,
+  context,
 }: {
   model: string;
   ollama: OllamaStatus;
   servers: ServerStatus[];
+  /** How full the context was at the last request; none before the first. */
+  context?: { used: number; size: number } | undefined;
 }): React.JSX.Element {
   const ready = servers.length > 0 && servers.every((s) => s.state !== 'starting');
   return (
     <Box marginTop={1} gap={2} flexWrap="wrap">
       <Text dimColor>{model}</Text>
       <OllamaBadge status={ollama} />
+      {context ? <ContextGauge context={context} /> : null}
       {servers.map((status) => (
         <ServerBadge key={status.name} status={status} />
       ))}

@@ -1,0 +1,216 @@
+/**
+ * Benchmark: saved sessions. Two rows. Resuming: the REPL started with `--resume` on a 500-turn
+ * session against a fresh start, in a pseudo-terminal, in the same rounds, spawn to the first
+ * frame (conversation, status bar and input line drawn). Target: under 100 ms more than a fresh
+ * start. Saving: what the end of a turn spends saving that session (the file is built then, and
+ * written in the background), against serialising it alone. Target: under 5 ms.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ChatMessage } from '../src/chat/types.js';
+import { SessionKeeper, type ScreenItem } from '../src/session/session-keeper.js';
+import { SessionStore } from '../src/session/session-store.js';
+import { stateDir } from '../src/shared/state-dir.js';
+import { startFakeOllama } from '../test/fakes/fake-ollama.js';
+import { alternate, timed, until, type Rounds } from './lib/harness.js';
+import { cpuTimeMs } from './lib/processes.js';
+import { PtySession } from './lib/pty.js';
+import { TERMINAL } from './lib/repl.js';
+import { check, row, benchmarkResult, type BenchmarkResult, type Row } from './lib/results.js';
+import { roundTo, summarize } from './lib/stats.js';
+import { CLI, type Workspace } from './lib/workspace.js';
+
+const TURNS = 500;
+const SESSION = 'bench-500-turns';
+/** Many rounds: a start takes ~0.7 s and swings by ±0.2 s on a shared machine, the target is 0.1 s. */
+const START_ROUNDS: Rounds = { warmup: 2, runs: 20 };
+const SAVE_ROUNDS = { warmup: 20, runs: 200 };
+const TARGET_RESUME_EXTRA_MS = 100;
+const TARGET_SAVE_MS = 5;
+
+const ANSWER = [
+  'Here is what the calculation shows, step by step:',
+  '',
+  '1. The expression was evaluated by the **calculator** server.',
+  '2. The result is exact; no rounding was needed.',
+  '3. The same method works for larger numbers, as `evaluate` handles them all.',
+  '',
+  'In short, the answer is below, and the tool call above shows how it was found.',
+].join('\n');
+
+/** What a REPL's screen holds after `TURNS` turns with a tool call each: user line, tool line, answer. */
+function screenOf(turns: number): ScreenItem[] {
+  return Array.from({ length: turns }, (_, turn): ScreenItem[] => [
+    { type: 'user', text: `Question ${turn}: what is ${turn} times 37, and is it prime?` },
+    {
+      type: 'tool',
+      call: { server: 'calculator', tool: 'evaluate', arguments: { expression: `${turn}*37` } },
+      result: { isError: false, forModel: String(turn * 37), durationMs: 3 },
+    },
+    { type: 'assistant', text: `${ANSWER}\n\n${turn} × 37 = ${turn * 37}.` },
+  ]).flat();
+}
+
+/** The window the model is sent again (history keeps the last 10 messages by default). */
+const MESSAGES: ChatMessage[] = Array.from({ length: 10 }, (_, n) =>
+  n % 2 === 0 ? { role: 'user', content: `Question ${n}` } : { role: 'assistant', content: ANSWER },
+);
+
+function benchConfig(workspace: Workspace): string {
+  // No servers: the rows time the REPL and the session, not servers starting beside them.
+  const file = path.join(workspace.dir, 'sessions-bench-config.json');
+  const config = { ollama: { model: 'llama3.2' }, mcpServers: {}, logging: { file: path.join(workspace.dir, 'log') } };
+  fs.writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+interface Start {
+  wallMs: number;
+  /** CPU time the REPL process had used by then: less swayed by other work on the machine. */
+  cpuMs: number;
+}
+
+/** Spawn to the first frame: the last line of the resumed conversation (or the banner) and the status bar under it. */
+async function timeStart(workspace: Workspace, ollamaUrl: string, config: string, resume: boolean): Promise<Start[]> {
+  const args = resume ? ['--resume', SESSION] : [];
+  const firstFrame = resume ? /It goes on here\.[\s\S]*ollama/ : /Type a message[\s\S]*ollama/;
+  const began = performance.now();
+  const session = PtySession.start([process.execPath, CLI, '--config', config, ...args], {
+    cwd: workspace.dir,
+    env: workspace.env(ollamaUrl),
+    ...TERMINAL,
+  });
+  try {
+    const pid = await session.programPid();
+    await session.waitFor(firstFrame);
+    const start = { wallMs: performance.now() - began, cpuMs: cpuTimeMs(pid) };
+    // Keys sent before the chat reads them arrive together and are taken for a paste: wait until it reads.
+    await session.waitFor(/ollama ✓/);
+    return [start];
+  } finally {
+    await quit(session);
+  }
+}
+
+/** Ctrl+D until the REPL has gone. */
+async function quit(session: PtySession): Promise<void> {
+  try {
+    await until(
+      'the REPL to quit',
+      () => {
+        session.type('\u0004');
+        return session.hasExited;
+      },
+      10_000,
+      100,
+    );
+  } finally {
+    await session.close();
+  }
+}
+
+async function resumeRow(workspace: Workspace, store: SessionStore): Promise<Row> {
+  const ollama = await startFakeOllama();
+  const config = benchConfig(workspace);
+  try {
+    const samples = await alternate(
+      START_ROUNDS,
+      () => timeStart(workspace, ollama.url, config, true),
+      () => timeStart(workspace, ollama.url, config, false),
+    );
+    const measured = summarize(samples.measured.map((start) => start.wallMs));
+    const baseline = summarize(samples.baseline.map((start) => start.wallMs));
+    // Each round's two starts ran back to back: their difference is the least swayed by the machine's load.
+    const extra = summarize(
+      samples.measured.map((start, round) => start.wallMs - (samples.baseline[round]?.wallMs ?? 0)),
+    );
+    const cpu = (starts: Start[]): number => roundTo(summarize(starts.map((start) => start.cpuMs)).median, 0);
+    return row({
+      name: `REPL start resuming a ${TURNS}-turn session`,
+      unit: 'ms',
+      measured,
+      baselineLabel: 'REPL fresh start, same rounds',
+      baseline,
+      checks: () => [
+        check(
+          'extra over the fresh start of the same round, median',
+          roundTo(extra.median, 1),
+          '<',
+          TARGET_RESUME_EXTRA_MS,
+          'ms',
+        ),
+      ],
+      details: {
+        'extra over a fresh start, p25 / p75 ms': `${roundTo(extra.p25, 0)} / ${roundTo(extra.p75, 0)}`,
+        'CPU time of the REPL by its first frame, resumed / fresh, median ms': `${cpu(samples.measured)} / ${cpu(samples.baseline)}`,
+        'session file, kB': roundTo(fs.statSync(store.file(SESSION)).size / 1024, 0),
+        'screen items in the file': screenOf(TURNS).length,
+      },
+    });
+  } finally {
+    await ollama.close();
+  }
+}
+
+async function saveRow(store: SessionStore): Promise<Row> {
+  const keeper = new SessionKeeper(store, 'bench-save');
+  const screen = screenOf(TURNS);
+  const snapshot = { model: 'llama3.2', messages: MESSAGES, screen, answered: true };
+  const turnEnd: number[] = [];
+  const onDisk: number[] = [];
+  const serialise: number[] = [];
+  for (let round = 0; round < SAVE_ROUNDS.warmup + SAVE_ROUNDS.runs; round++) {
+    const began = performance.now();
+    const written = keeper.save(snapshot);
+    const returned = performance.now() - began;
+    await written;
+    const landed = performance.now() - began;
+    const alone = await timed(async () => JSON.stringify(keeper.saved));
+    if (round < SAVE_ROUNDS.warmup) continue;
+    turnEnd.push(returned);
+    onDisk.push(landed);
+    serialise.push(alone);
+  }
+  const measured = summarize(turnEnd);
+  return row({
+    name: `saving after a turn, ${TURNS}-turn session`,
+    unit: 'ms',
+    measured,
+    baselineLabel: 'JSON.stringify of the same session alone',
+    baseline: summarize(serialise),
+    checks: () => [check('time the turn waits, median', roundTo(measured.median, 2), '<', TARGET_SAVE_MS, 'ms')],
+    details: {
+      'time the turn waits, p99 ms': roundTo(measured.p99, 2),
+      'until on disk (background: temporary file, fsync, rename), median ms': roundTo(summarize(onDisk).median, 2),
+      'until on disk, p99 ms': roundTo(summarize(onDisk).p99, 2),
+    },
+  });
+}
+
+export async function benchSessions(workspace: Workspace): Promise<BenchmarkResult> {
+  const began = performance.now();
+  const store = new SessionStore(path.join(stateDir(workspace.env()), 'sessions'));
+  const keeper = new SessionKeeper(store, SESSION);
+  await keeper.save({ model: 'llama3.2', messages: MESSAGES, screen: screenOf(TURNS), answered: true });
+  const rows = [await resumeRow(workspace, store), await saveRow(store)];
+  return benchmarkResult(
+    {
+      id: 'sessions',
+      title: 'Saved sessions: resuming and saving',
+      howMeasured:
+        `A session of ${TURNS} turns (each a question, a calculator call and a markdown answer of ~450 characters; ` +
+        'the last 10 messages for the model) is saved in the workspace state directory. Resuming: the REPL ' +
+        '(`node dist/src/cli.js`, no servers) in a pseudo-terminal against the fake Ollama, `--resume` against a ' +
+        'fresh start in alternating rounds, timed from spawn until the first frame is on the terminal (the last line ' +
+        'of the resumed conversation, or the banner, and the status bar under it); the check is the median of the ' +
+        "rounds' differences. Saving: in-process, " +
+        '`SessionKeeper.save` with the REPL screen of that session: the time until it returns is what the end of a ' +
+        'turn waits (the session is built and serialised then); the write (temporary file, fsync, rename) runs in ' +
+        'the background and its time to disk is reported beside. Baseline: serialising the same session alone.',
+      warmup: `${START_ROUNDS.warmup} rounds of starts; ${SAVE_ROUNDS.warmup} saves`,
+      runs: `${START_ROUNDS.runs} rounds of starts (each side once a round); ${SAVE_ROUNDS.runs} saves`,
+    },
+    rows,
+    began,
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * Reads one model reply's chunks into events and a collected reply: content through
+ * `ReplyStream` (so call text never reaches the screen), reasoning as `thinking-delta` and,
+ * once the reply moves on from it, one `thought`; native calls; the final chunk's metrics.
+ * Policy: reasoning is never part of the reply's text, so it is never parsed for calls.
+ */
+import { ReplyStream } from './reply-stream.js';
+import type { LlmChunk, ModelUsage, NativeToolCall, TurnEvent } from './types.js';
+
+export interface CollectedChunks {
+  stream: ReplyStream;
+  nativeCalls: NativeToolCall[];
+  truncated: boolean;
+  usage: ModelUsage;
+}
+
+/** Times a stretch of reasoning, from its first chunk to whatever follows it. */
+class ThoughtTimer {
+  private text = '';
+  private startedMs: number | undefined;
+
+  constructor(
+    private readonly step: number,
+    private readonly now: () => number,
+  ) {}
+
+  add(text: string): void {
+    this.startedMs ??= this.now();
+    this.text += text;
+  }
+
+  /** The `thought` that ends the stretch, if one is open. */
+  fold(): TurnEvent | undefined {
+    const { startedMs } = this;
+    const text = this.text.trim();
+    this.startedMs = undefined;
+    this.text = '';
+    if (startedMs === undefined || text === '') return undefined;
+    return { type: 'thought', text, durationMs: Math.round(this.now() - startedMs), step: this.step };
+  }
+}
+
+function usageOf(done: Extract<LlmChunk, { type: 'done' }>, contextSize: number): ModelUsage {
+  return {
+    ...(done.promptEvalCount === undefined ? {} : { inputTokens: done.promptEvalCount }),
+    ...(done.evalCount === undefined ? {} : { outputTokens: done.evalCount }),
+    ...(done.evalDurationMs === undefined ? {} : { generationMs: done.evalDurationMs }),
+    ...(done.loadDurationMs === undefined ? {} : { loadMs: done.loadDurationMs }),
+    contextSize,
+  };
+}
+
+export async function* collectReply(
+  chunks: AsyncIterable<LlmChunk>,
+  step: number,
+  contextSize: number,
+  now: () => number = () => performance.now(),
+): AsyncGenerator<TurnEvent, CollectedChunks> {
+  const stream = new ReplyStream();
+  const thought = new ThoughtTimer(step, now);
+  const collected: CollectedChunks = { stream, nativeCalls: [], truncated: false, usage: { contextSize } };
+  const thinking = function* (text: string): Generator<TurnEvent> {
+    thought.add(text);
+    yield { type: 'thinking-delta', text };
+  };
+  const moveOn = function* (): Generator<TurnEvent> {
+    const folded = thought.fold();
+    if (folded) yield folded;
+  };
+  for await (const chunk of chunks) {
+    if (chunk.type === 'content') {
+      const shown = stream.push(chunk.text);
+      if (shown.thinking) yield* thinking(shown.thinking);
+      if (shown.answer) {
+        yield* moveOn();
+        yield { type: 'assistant-delta', text: shown.answer };
+      }
+    } else if (chunk.type === 'thinking') yield* thinking(chunk.text);
+    else if (chunk.type === 'tool_calls') {
+      yield* moveOn();
+      collected.nativeCalls.push(...chunk.calls);
+    } else {
+      collected.truncated = chunk.doneReason === 'length';
+      collected.usage = usageOf(chunk, contextSize);
+    }
+  }
+  yield* moveOn();
+  return collected;
+}

@@ -1,0 +1,68 @@
+/**
+ * `ask --output-schema <file>`: the JSON Schema an answer must conform to. A file that is
+ * missing, not JSON, not a schema object or not a schema Ajv can compile is a usage error (exit
+ * 2) saying which. An answer is checked with the validator the MCP SDK checks tools'
+ * `outputSchema` with (Ajv, all errors, formats), so both say the same about the same data.
+ */
+import fs from 'node:fs';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
+import type { JsonSchema } from '../chat/types.js';
+import { UsageError, errorMessage } from '../shared/errors.js';
+import { isRecord } from '../shared/is-record.js';
+
+export type AnswerCheck = { ok: true; value: unknown } | { ok: false; errors: string };
+
+export interface AnswerSchema {
+  schema: JsonSchema;
+  check(answer: string): AnswerCheck;
+}
+
+const HINT = 'Give --output-schema a file holding a JSON Schema object, e.g. {"type":"object","properties":{…}}.';
+
+function readSchemaFile(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = isRecord(error) && typeof error.code === 'string' ? error.code : '';
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : errorMessage(error);
+    throw new UsageError(`--output-schema: cannot read ${file}: ${why}`, HINT);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`--output-schema: ${file} is not JSON: ${errorMessage(error)}`, HINT);
+  }
+}
+
+/** The answer as JSON; trailing whitespace is allowed (some models pad structured output with it). */
+export function checkAnswer(answer: string, validate: (value: unknown) => AnswerCheck): AnswerCheck {
+  let value: unknown;
+  try {
+    value = JSON.parse(answer);
+  } catch (error) {
+    return { ok: false, errors: `the answer is not JSON: ${errorMessage(error)}` };
+  }
+  return validate(value);
+}
+
+export function loadAnswerSchema(file: string): AnswerSchema {
+  const schema = readSchemaFile(file);
+  if (!isRecord(schema))
+    throw new UsageError(
+      `--output-schema: ${file} does not hold a JSON Schema object (Ollama's format takes one)`,
+      HINT,
+    );
+  let validator: ReturnType<AjvJsonSchemaValidator['getValidator']>;
+  try {
+    validator = new AjvJsonSchemaValidator().getValidator(schema as JsonSchemaType);
+  } catch (error) {
+    throw new UsageError(`--output-schema: ${file} is not a usable JSON Schema: ${errorMessage(error)}`, HINT);
+  }
+  const validate = (value: unknown): AnswerCheck => {
+    const result = validator(value);
+    return result.valid ? { ok: true, value } : { ok: false, errors: result.errorMessage };
+  };
+  return { schema, check: (answer) => checkAnswer(answer, validate) };
+}

@@ -1,0 +1,17 @@
+/**
+ * `mcp-chat sessions [--json]`: the saved sessions, newest first. `--json` prints
+ * `[{ name, model, createdAt, updatedAt, turns, title }]`. A session file that cannot be read is
+ * a warning naming it, and the others are still listed.
+ */
+import { formatSessionList } from '../present/session-list.js';
+import { SessionStore } from '../session/session-store.js';
+import { ExitCode } from '../shared/errors.js';
+import { jsonForTerminal } from '../shared/terminal-text.js';
+import type { Output } from './output.js';
+
+export function sessionsCommand(output: Output, options: { json?: boolean }): number {
+  const { sessions, problems } = SessionStore.open().list();
+  for (const problem of problems) output.warn(problem.message);
+  output.stdout(options.json ? jsonForTerminal(sessions) : formatSessionList(sessions, new Date()));
+  return ExitCode.ok;
+}
