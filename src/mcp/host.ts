@@ -179,7 +179,9 @@ export class McpHost implements ToolHost {
       const known = this.servers.map((s) => s.name).join(', ') || 'none';
       return finish(true, `Unknown server "${call.server}". Available servers: ${known}.`);
     }
-    if (!server.breaker.allows()) return finish(true, breakerRefusal(server.name, server.breaker.state()));
+    // A server given up on says so; one only resting says for how long.
+    if (!server.breaker.allows())
+      return finish(true, server.givenUp() ?? breakerRefusal(server.name, server.breaker.state()));
     const unavailable = await server.ensureReady();
     if (unavailable) {
       server.breaker.recordFailure();

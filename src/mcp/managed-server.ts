@@ -302,10 +302,13 @@ export class ManagedServer {
     if (this.state === 'crashed') await this.start();
     else if (this.state === 'starting') await this.starting;
     if (this.state === 'ready' && this.connection) return undefined;
-    if (this.state === 'failed' && this.crashes >= MAX_CRASHES) {
-      return `server "${this.name}" crashed ${this.crashes} times and is disabled for this session (${this.lastError ?? 'no details'})`;
-    }
-    return `server "${this.name}" is not available: ${this.lastError ?? this.state}`;
+    return this.givenUp() ?? `server "${this.name}" is not available: ${this.lastError ?? this.state}`;
+  }
+
+  /** Why the server is given up on for the session (it crashed too often), if it is. */
+  givenUp(): string | undefined {
+    if (this.state !== 'failed' || this.crashes < MAX_CRASHES) return undefined;
+    return `server "${this.name}" crashed ${this.crashes} times and is disabled for this session (${this.lastError ?? 'no details'})`;
   }
 
   /** The session's client for a request other than a tool call; throws saying why the server cannot take one. */
