@@ -18,14 +18,7 @@ import { SessionWriter } from './session-writer.js';
 const SUFFIX = '.json';
 
 /** What lists show of a session, without its messages. */
-export interface SessionSummary {
-  name: string;
-  model: string;
-  createdAt: string;
-  updatedAt: string;
-  turns: number;
-  title: string;
-}
+export type SessionSummary = Pick<SavedSession, 'name' | 'model' | 'createdAt' | 'updatedAt' | 'turns' | 'title'>;
 
 /** A file in the directory that could not be listed, and why. */
 export interface SessionProblem {

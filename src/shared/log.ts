@@ -70,9 +70,14 @@ function loggerOptions(level: string): LoggerOptions {
       },
     },
     serializers: {
-      err(error: Error) {
+      // `err` is whatever was caught: an Error (maybe without a stack), a string, anything.
+      err(error: unknown) {
+        if (typeof error === 'string') return redactSecrets(error);
+        if (!(error instanceof Error)) return error;
         const serialized = pino.stdSerializers.err(error);
-        return { ...serialized, message: redactSecrets(serialized.message), stack: redactSecrets(serialized.stack) };
+        const text = (value: unknown): string | undefined =>
+          typeof value === 'string' ? redactSecrets(value) : undefined;
+        return { ...serialized, message: text(serialized.message) ?? '', stack: text(serialized.stack) };
       },
     },
   };
