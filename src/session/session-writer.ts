@@ -5,37 +5,13 @@
  * time in the background; a save that comes while an earlier one of the same file still waits
  * replaces it, so a slow disk never builds a queue of stale sessions.
  */
-import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { writeFileAtomicAsync } from '../shared/atomic-write.js';
 
 interface Queued {
   text: string;
   resolve: () => void;
   reject: (error: unknown) => void;
   promise: Promise<void>;
-}
-
-/** `writeFileAtomic` (shared/atomic-write.ts), without blocking: same temporary name, modes and fsync. */
-export async function writeFileAtomicAsync(file: string, text: string): Promise<void> {
-  const dir = path.dirname(file);
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${crypto.randomUUID()}.tmp`);
-  try {
-    const handle = await fs.open(temp, 'wx', 0o600);
-    try {
-      // The mode given to open is reduced by the umask; set it exactly.
-      await handle.chmod(0o600);
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temp, file);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
 }
 
 export class SessionWriter {

@@ -5,12 +5,17 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 
+/** A name beside `file` no other writer (process or call) uses. */
+function tempFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomUUID()}.tmp`);
+}
+
 export function writeFileAtomic(file: string, text: string): void {
-  const dir = path.dirname(file);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${crypto.randomUUID()}.tmp`);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temp = tempFor(file);
   try {
     const fd = fs.openSync(temp, 'wx', 0o600);
     try {
@@ -24,6 +29,26 @@ export function writeFileAtomic(file: string, text: string): void {
     fs.renameSync(temp, file);
   } catch (error) {
     fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** `writeFileAtomic` without blocking the event loop (a session saved while the chat goes on). */
+export async function writeFileAtomicAsync(file: string, text: string): Promise<void> {
+  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temp = tempFor(file);
+  try {
+    const handle = await fsp.open(temp, 'wx', 0o600);
+    try {
+      await handle.chmod(0o600);
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fsp.rename(temp, file);
+  } catch (error) {
+    await fsp.rm(temp, { force: true });
     throw error;
   }
 }

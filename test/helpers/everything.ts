@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { ServerConfig } from '../../src/config/types.js';
-import { REPO_ROOT, stdioServer } from './server-configs.js';
+import { REPO_ROOT, remoteServer, stdioServer } from './server-configs.js';
 import { freePort, spawnNodeServer } from './spawn-server.js';
 
 export const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -20,21 +20,6 @@ export async function everythingOverHttp(): Promise<string> {
 export function everythingTransports(timeoutMs: number): [string, () => Promise<ServerConfig>][] {
   return [
     ['stdio', async () => stdioServer('everything', [EVERYTHING, 'stdio'], { timeoutMs })],
-    [
-      'Streamable HTTP',
-      async () => ({
-        kind: 'remote',
-        name: 'everything',
-        url: await everythingOverHttp(),
-        transport: 'http',
-        headers: {},
-        timeoutMs,
-        alwaysAllow: [],
-        alwaysInclude: [],
-        trust: false,
-        sampling: 'ask',
-        elicitation: 'ask',
-      }),
-    ],
+    ['Streamable HTTP', async () => remoteServer('everything', await everythingOverHttp(), { timeoutMs })],
   ];
 }

@@ -3,7 +3,7 @@
  * host test fails only for the host's own reasons.
  */
 import path from 'node:path';
-import type { StdioServerConfig } from '../../src/config/types.js';
+import type { RemoteServerConfig, StdioServerConfig } from '../../src/config/types.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const SCRIPTED = path.join(REPO_ROOT, 'test/fixtures/servers/scripted-server.mjs');
@@ -24,6 +24,28 @@ export function stdioServer(
     alwaysAllow: [],
     alwaysInclude: [],
     // As for any server a user adds: what it says of its tools is not trusted.
+    trust: false,
+    sampling: 'ask',
+    elicitation: 'ask',
+    ...overrides,
+  };
+}
+
+/** A remote entry as a user adds one: Streamable HTTP, untrusted, asking before sampling or elicitation. */
+export function remoteServer(
+  name: string,
+  url: string,
+  overrides: Partial<RemoteServerConfig> = {},
+): RemoteServerConfig {
+  return {
+    kind: 'remote',
+    name,
+    url,
+    transport: 'http',
+    headers: {},
+    timeoutMs: 10_000,
+    alwaysAllow: [],
+    alwaysInclude: [],
     trust: false,
     sampling: 'ask',
     elicitation: 'ask',

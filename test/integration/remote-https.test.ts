@@ -12,7 +12,7 @@ import type { RemoteServerConfig } from '../../src/config/types.js';
 import { createLogger, silentLogger, type Logger } from '../../src/shared/log.js';
 import { McpHost, type ServerStatus } from '../../src/mcp/host.js';
 import { FakeGitHub, fixture } from '../fakes/fake-github.js';
-import { REPO_ROOT } from '../helpers/server-configs.js';
+import { REPO_ROOT, remoteServer } from '../helpers/server-configs.js';
 import {
   closePlainServers,
   freePort,
@@ -43,20 +43,7 @@ const fake = new FakeGitHub();
 const hosts: McpHost[] = [];
 
 function remote(name: string, url: string, overrides: Partial<RemoteServerConfig> = {}): RemoteServerConfig {
-  return {
-    kind: 'remote',
-    name,
-    url,
-    transport: 'auto',
-    headers: {},
-    timeoutMs: 10_000,
-    trust: false,
-    alwaysAllow: [],
-    alwaysInclude: [],
-    sampling: 'ask',
-    elicitation: 'ask',
-    ...overrides,
-  };
+  return remoteServer(name, url, { transport: 'auto', ...overrides });
 }
 
 async function startHost(configs: RemoteServerConfig[], log: Logger = silentLogger): Promise<McpHost> {

@@ -13,7 +13,7 @@ import type { RemoteServerConfig } from '../../src/config/types.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { StatusFeed } from '../../src/session/chat-session.js';
 import { silentLogger } from '../../src/shared/log.js';
-import { REPO_ROOT } from '../helpers/server-configs.js';
+import { REPO_ROOT, remoteServer } from '../helpers/server-configs.js';
 import { killAll, spawnNodeServer } from '../helpers/spawn-server.js';
 import { startApp, testRuntime } from './render-app.js';
 
@@ -33,19 +33,7 @@ beforeAll(async () => {
     {},
     /listening on (http:\/\/\S+)/,
   );
-  server = {
-    kind: 'remote',
-    name: 'guarded',
-    url: spawned.ready,
-    transport: 'http',
-    headers: {},
-    timeoutMs: 10_000,
-    alwaysAllow: [],
-    alwaysInclude: [],
-    trust: false,
-    sampling: 'ask',
-    elicitation: 'ask',
-  };
+  server = remoteServer('guarded', spawned.ready);
 });
 
 afterEach(() => cleanup());

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OAuthSettings, RemoteServerConfig } from '../../src/config/types.js';
+import { remoteServer } from '../helpers/server-configs.js';
 import type { AuthorizationCallback } from '../../src/mcp/oauth-callback.js';
 import { AuthorisationNeeded, effectiveOAuth } from '../../src/mcp/oauth-policy.js';
 import { MAX_AUTHORIZATIONS, type ProviderMode, StoredOAuthProvider } from '../../src/mcp/oauth-provider.js';
@@ -29,20 +30,7 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function remote(overrides: Partial<RemoteServerConfig> = {}): RemoteServerConfig {
-  return {
-    kind: 'remote',
-    name: 'notes',
-    url: URL_MCP,
-    transport: 'http',
-    headers: {},
-    timeoutMs: 5_000,
-    alwaysAllow: [],
-    alwaysInclude: [],
-    trust: false,
-    sampling: 'ask',
-    elicitation: 'ask',
-    ...overrides,
-  };
+  return remoteServer('notes', URL_MCP, { timeoutMs: 5_000, ...overrides });
 }
 
 const LOGIN_CALLBACK: AuthorizationCallback = {
