@@ -1,8 +1,10 @@
 /**
- * `npm run bench`: runs every benchmark of issue 7 in turn on the build, in a throwaway
- * workspace, and writes bench/results.json and bench/RESULTS.md. `--only a,b` runs some
- * of them and prints their results without touching the recorded files; `--report` only
- * writes RESULTS.md again from results.json (after an edit of bench/fixes.md).
+ * `npm run bench`: runs every benchmark in turn on the build, in a throwaway workspace, on the
+ * machine's Node and then on each of the other Node lines users run (`--nodes 22,24,26` by
+ * default, `--nodes none` for none), and writes bench/results.json and bench/RESULTS.md.
+ * `--only a,b` runs some of them (on the machine's Node unless `--nodes` is given) and prints
+ * their results, or writes them to `--out file`, without touching the recorded files;
+ * `--report` only writes RESULTS.md again from results.json (after an edit of bench/fixes.md).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +12,7 @@ import path from 'node:path';
 import { PACKAGE_ROOT } from '../src/shared/paths.js';
 import { benchDetector } from './detector.js';
 import { benchFirstToken } from './first-token.js';
+import { DEFAULT_LINES, runOnLines } from './lib/node-lines.js';
 import { writeReport, writeResults } from './lib/report.js';
 import type { BenchmarkResult, MachineInfo, Results } from './lib/results.js';
 import { createWorkspace, type Workspace } from './lib/workspace.js';
@@ -46,10 +49,27 @@ function machine(): MachineInfo {
   };
 }
 
+/** The value after `flag`, if the flag is given. */
+function option(argv: string[], flag: string): string | undefined {
+  const at = argv.indexOf(flag);
+  return at < 0 ? undefined : (argv[at + 1] ?? '');
+}
+
+/** Other Node lines to run on: all of them for a full run, none for `--only` unless named. */
+function otherLines(argv: string[], full: boolean): string[] {
+  const nodes = option(argv, '--nodes');
+  if (nodes === undefined) return full ? DEFAULT_LINES : [];
+  if (nodes === 'none') return [];
+  const lines = nodes.split(',').filter(Boolean);
+  if (lines.length === 0 || lines.some((line) => !/^\d+$/.test(line)))
+    throw new Error('--nodes takes major versions, such as 22,24,26, or none');
+  return lines;
+}
+
 function selected(argv: string[]): string[] {
-  const only = argv.indexOf('--only');
-  if (only < 0) return Object.keys(BENCHMARKS);
-  const names = (argv[only + 1] ?? '').split(',').filter(Boolean);
+  const only = option(argv, '--only');
+  if (only === undefined) return Object.keys(BENCHMARKS);
+  const names = only.split(',').filter(Boolean);
   const unknown = names.filter((name) => !(name in BENCHMARKS));
   if (names.length === 0 || unknown.length > 0)
     throw new Error(`--only takes names from: ${Object.keys(BENCHMARKS).join(', ')}`);
@@ -63,7 +83,10 @@ async function main(): Promise<void> {
     writeReport(BENCH_DIR, JSON.parse(fs.readFileSync(path.join(BENCH_DIR, 'results.json'), 'utf8')) as Results);
     return;
   }
-  const names = selected(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const names = selected(argv);
+  const full = option(argv, '--only') === undefined;
+  const lines = otherLines(argv, full);
   const began = performance.now();
   const info = machine();
   const workspace = createWorkspace();
@@ -81,14 +104,21 @@ async function main(): Promise<void> {
   } finally {
     workspace.remove();
   }
+  const runs = lines.length > 0 ? await runOnLines(lines, process.argv[1] ?? '', names) : undefined;
   const results: Results = {
     date: new Date().toISOString(),
     machine: info,
     wallTimeMs: performance.now() - began,
-    pass: benchmarks.every((benchmark) => benchmark.pass),
+    pass:
+      benchmarks.every((benchmark) => benchmark.pass) &&
+      (runs ?? []).every((run) => 'results' in run && run.results.pass),
     benchmarks,
+    ...(runs ? { lines: runs } : {}),
   };
-  if (names.length === Object.keys(BENCHMARKS).length) {
+  const out = option(argv, '--out');
+  if (out !== undefined) {
+    fs.writeFileSync(out, JSON.stringify(results));
+  } else if (full) {
     writeResults(BENCH_DIR, results);
     process.stdout.write(
       `wrote bench/results.json and bench/RESULTS.md in ${(results.wallTimeMs / 1000).toFixed(0)} s\n`,

@@ -40,6 +40,8 @@ export class PtySession {
       for (const listener of this.listeners) listener(text, at);
       this.keep(stripVTControlCharacters(text));
     });
+    // Keys typed while the program quits (Ctrl+D until it has gone) meet a closed pipe: nothing is left to read them.
+    script.stdin.on('error', () => undefined);
     live.add(script);
     script.on('exit', () => {
       this.exited = true;
@@ -87,7 +89,7 @@ export class PtySession {
   }
 
   type(keys: string): void {
-    this.script.stdin.write(keys);
+    if (!this.exited) this.script.stdin.write(keys);
   }
 
   /** The program's pid (the child `script` started). */

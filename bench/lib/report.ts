@@ -6,22 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BenchmarkResult, Check, Results, Row } from './results.js';
-import type { Summary } from './stats.js';
-
-/** Three significant digits or so, whole numbers as they are; the unit after, if any. */
-function format(value: number, unit = ''): string {
-  if (!Number.isFinite(value)) return '—';
-  const magnitude = Math.abs(value);
-  const digits = Number.isInteger(value) || magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : 3;
-  const text = value.toFixed(digits);
-  return unit === '' ? text : `${text} ${unit}`;
-}
-
-function figure(summary: Summary, unit: string): string {
-  const median = format(summary.median, unit);
-  if (summary.n === 1) return median;
-  return `${median} (${format(summary.p25)}–${format(summary.p75)}, n=${summary.n})`;
-}
+import { figure, format } from './format.js';
+import { linesSection } from './lines-report.js';
 
 function target(checkItem: Check): string {
   return `${checkItem.label} ${checkItem.op} ${checkItem.limit}${checkItem.unit ? ` ${checkItem.unit}` : ''}`;
@@ -75,6 +61,7 @@ export function renderMarkdown(results: Results, fixes: string): string {
       `${machine.totalMemoryMb} MB; load average at start ${machine.loadAverageAtStart.map((load) => load.toFixed(2)).join(' / ')}. ` +
       `Whole run: ${(results.wallTimeMs / 1000).toFixed(0)} s. Overall: ${results.pass ? 'every target met' : 'some targets missed'}.`,
     '',
+    ...linesSection(results),
     ...results.benchmarks.map(section),
     fixes.trim(),
     '',

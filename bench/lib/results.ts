@@ -59,7 +59,12 @@ export interface Results {
   wallTimeMs: number;
   pass: boolean;
   benchmarks: BenchmarkResult[];
+  /** The same benchmarks on other Node lines (see node-lines.ts); absent in a child's own results. */
+  lines?: LineRun[];
 }
+
+/** One other Node line's run: its results, or why it could not run. */
+export type LineRun = { line: string; results: Results } | { line: string; error: string };
 
 function compare(value: number, op: Comparison, limit: number): boolean {
   switch (op) {
