@@ -131,7 +131,7 @@ export class MCPChatbot {
       if (signal?.aborted) yield { type: 'cancelled' };
       else yield errorEvent(error);
     } finally {
-      this.conversation.compact();
+      this.conversation.forgetUnreachable();
     }
   }
 

@@ -55,7 +55,7 @@ export function resolveAppConfig(file: ConfigFile, options: ResolveOptions): App
     ollama: resolveOllama(file, options),
     ...resolveServers(file, options),
     roots: resolveRoots(file, options),
-    history: { maxMessages: file.history?.max_messages ?? DEFAULTS.maxMessages },
+    history: resolveHistory(file),
     tools: resolveTools(file),
     logging: resolveLogging(file, options),
   };
@@ -97,11 +97,24 @@ function resolveRoots(file: ConfigFile, options: ResolveOptions): string[] {
   return [...new Set([options.cwd, ...(file.roots ?? []).map((root) => path.resolve(configDir, root))])];
 }
 
+/** A share as the config gives it, a fraction or a percentage, as a fraction. */
+function shareOf(share: number | string): number {
+  return typeof share === 'string' ? Number.parseFloat(share) / 100 : share;
+}
+
+function resolveHistory(file: ConfigFile): AppConfig['history'] {
+  const { max_messages: maxMessages, compact_at: compactAt } = file.history ?? {};
+  return {
+    maxMessages: maxMessages ?? DEFAULTS.maxMessages,
+    ...(compactAt === undefined ? {} : { compactAt: shareOf(compactAt) }),
+  };
+}
+
 function resolveTools(file: ConfigFile): ToolSettings {
   const { max_parallel: maxParallel, budget, embed_model: embedModel } = file.tools ?? {};
   return {
     maxParallel: maxParallel ?? DEFAULTS.maxParallel,
-    budgetShare: typeof budget === 'string' ? Number.parseFloat(budget) / 100 : (budget ?? DEFAULTS.toolBudgetShare),
+    budgetShare: budget === undefined ? DEFAULTS.toolBudgetShare : shareOf(budget),
     ...(embedModel === undefined ? {} : { embedModel }),
   };
 }

@@ -137,6 +137,18 @@ const contextShare = z.union([
     }, 'a percentage above 0 and at most 100'),
 ]);
 
+/** A share of the history's room that, once filled, triggers something: above 0 and below all of it. */
+const fillShare = z.union([
+  z.number().gt(0).lt(1),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*%$/, 'a percentage such as "80%", or a fraction such as 0.8')
+    .refine((text) => {
+      const percent = Number.parseFloat(text);
+      return percent > 0 && percent < 100;
+    }, 'a percentage above 0 and below 100'),
+]);
+
 /** Reasoning effort levels Ollama takes for `think` besides true and false. */
 export const THINK_LEVELS = ['low', 'medium', 'high'] as const;
 
@@ -165,7 +177,9 @@ export const configFileSchema = z
     mcpServers: serversSchema.optional(),
     mcp_servers: serversSchema.optional(),
     // At least one user message and its reply, or the window is useless.
-    history: z.strictObject({ max_messages: z.number().int().min(2).optional() }).optional(),
+    history: z
+      .strictObject({ max_messages: z.number().int().min(2).optional(), compact_at: fillShare.optional() })
+      .optional(),
     tools: z
       .strictObject({
         max_parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),

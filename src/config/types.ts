@@ -114,7 +114,8 @@ export interface AppConfig {
   disabled: DisabledServer[];
   /** Absolute directories offered to servers as roots: where mcp-chat started, then the config's `roots`. */
   roots: string[];
-  history: { maxMessages: number };
+  /** `compactAt`: the share of the history's room at which it is compacted before a turn; unset: only `/compact`. */
+  history: { maxMessages: number; compactAt?: number };
   tools: ToolSettings;
   /** `file` is where the log is read; rotated at `maxBytes`, keeping `files` files (unset: the logger's defaults). */
   logging: { level: string; file: string; maxBytes?: number; files?: number };

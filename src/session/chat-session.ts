@@ -8,6 +8,7 @@ import type { ApprovalRule } from '../chat/approval.js';
 import type { PromptInfo, ResourceInfo } from '../chat/offers.js';
 import type { ServerRequestRecord } from '../chat/server-requests.js';
 import { MCPChatbot } from '../chat/orchestrator.js';
+import { Compactor, describeCompaction, earlierTurns } from '../chat/compaction.js';
 import { SessionStats } from '../chat/session-stats.js';
 import type { JsonSchema, LlmClient, ThinkSetting, ToolHost, ToolSpec, TurnEvent } from '../chat/types.js';
 import type { DisabledServer } from '../config/types.js';
@@ -115,6 +116,7 @@ export class ChatSession {
   readonly keeper: SessionKeeper | undefined;
   /** What the session's turns have cost (`/stats`, `ask --json`'s `stats`). */
   readonly stats = new SessionStats();
+  private readonly compactor: Compactor;
   private readonly questions: QuestionSlot;
   private readonly gate: ServerRequestGate | undefined;
   private debugOn: boolean;
@@ -158,6 +160,14 @@ export class ChatSession {
       ...(config.ollama.think === undefined ? {} : { think: config.ollama.think }),
       ...(options.answerFormat ? { answerFormat: options.answerFormat } : {}),
     });
+    const { compactAt, maxMessages } = config.history;
+    this.compactor = new Compactor({
+      llm,
+      conversation: this.chatbot.conversation,
+      numCtx: config.ollama.numCtx,
+      maxMessages,
+      ...(compactAt === undefined ? {} : { compactAt }),
+    });
   }
 
   /**
@@ -177,7 +187,31 @@ export class ChatSession {
       return;
     }
     for (const text of input.notices) yield { type: 'notice', text };
+    const compacted = await this.compactor.beforeTurn(input.messages, signal);
+    if (compacted?.type === 'cancelled') {
+      yield { type: 'cancelled' };
+      return;
+    }
+    if (compacted) yield { type: 'notice', text: describeCompaction(compacted, true) };
     yield* this.stats.track(this.chatbot.runTurn(input.messages, signal));
+  }
+
+  /**
+   * `/compact`: the oldest turns replaced by a summary the model writes; the line says what
+   * happened or why not. A saved session is saved again at once, so quitting now keeps the summary.
+   */
+  async compact(): Promise<string> {
+    // The summary may take a while, and nothing else shows that it is being written.
+    const onStart = (turns: number): void => this.notices.notify(`Summarising ${earlierTurns(turns)}…`);
+    const outcome = await this.compactor.compact(undefined, onStart);
+    const line = describeCompaction(outcome);
+    if (outcome.type !== 'compacted') return line;
+    try {
+      await this.keeper?.resave(this.conversationMessages());
+      return line;
+    } catch (error) {
+      return `${line} The session file could not be saved: ${errorMessage(error)}.`;
+    }
   }
 
   private async resolveInput(text: string, given?: Record<string, string>): Promise<ResolvedInput> {

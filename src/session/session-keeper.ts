@@ -112,6 +112,14 @@ export class SessionKeeper {
     return this.store.saveInBackground(session).then(() => session);
   }
 
+  /** The conversation changed between turns (`/compact`): saved again with it, the screen as it was. */
+  resave(messages: readonly ChatMessage[]): Promise<SavedSession | undefined> {
+    if (!this.last) return Promise.resolve(undefined);
+    const session: SavedSession = { ...this.last, messages: [...messages], updatedAt: this.now().toISOString() };
+    this.last = session;
+    return this.store.saveInBackground(session).then(() => session);
+  }
+
   /**
    * Carries on a saved session: later saves go to it, its turns counted on. The front end shows
    * `resumedScreen` and hands back its screen from there; the part before it is kept here.

@@ -24,6 +24,7 @@ const COMMANDS = {
   servers: 'show each server: state, tool count, start time, last error',
   debug: 'toggle debug output: raw model replies, parsed calls, timings, debug logging',
   clear: 'forget the conversation and clear the screen',
+  compact: 'replace the earlier turns with a summary the model writes, keeping the latest ones',
   model: 'show the model, or switch: model <name>',
   think: "switch the model's reasoning on or off, or set it: /think on|off|low|medium|high",
   stats: 'what the session cost: turns, tokens in and out, tokens/s, time in the model and in tools',
@@ -255,6 +256,8 @@ export async function runCommand(
     case 'clear':
       session.clearConversation();
       return { items: [], clear: true };
+    case 'compact':
+      return { items: [info(await session.compact())] };
     case 'model':
       return { items: [await switchModel(session, command.args[0])] };
     case 'think':

@@ -33,7 +33,7 @@ describe('history window', () => {
     const conversation = new Conversation(2);
     conversation.add(user('q1'), assistant('a1'), user('q2'), assistant('a2'));
     expect(conversation.window('system', 1_000).map((m) => m.content)).toEqual(['system', 'q2', 'a2']);
-    conversation.compact();
+    conversation.forgetUnreachable();
     expect(conversation.all().map((m) => m.content)).toEqual(['q2', 'a2']);
   });
 
