@@ -98,6 +98,15 @@ export function buildProgram(output: Output, setExitCode: ExitCodeSink): Command
       setExitCode(await doctorCommand(await scriptRuntime(command, output), output));
     });
 
+  addGlobalOptions(program.command('pull'))
+    .description('download a model through Ollama (the configured one when none is named), with progress')
+    .argument('[model]', 'the model, as `ollama pull` takes it (e.g. qwen3, llama3.2:1b)')
+    .option('--json', 'print one JSON object: { model, status, bytes, durationMs }')
+    .action(async (model: string | undefined, options: { json?: boolean }, command: Command) => {
+      const { pullCommand } = await import('./pull-command.js');
+      setExitCode(await pullCommand(await scriptRuntime(command, output), output, model, options));
+    });
+
   addGlobalOptions(program.command('tools'))
     .description('start the configured servers, list their tools and exit')
     .option('--json', 'print a JSON array of { server, name, description, inputSchema }')

@@ -4,6 +4,7 @@
  * starts, model and capability checks. Never prints; request bodies are logged at debug only.
  */
 import { Ollama } from 'ollama';
+import type { PullProgress } from '../chat/model-pull.js';
 import type { LlmCapabilities, LlmChunk, LlmClient, LlmRequest } from '../chat/types.js';
 import type { OllamaSettings } from '../config/types.js';
 import { OllamaError } from '../shared/errors.js';
@@ -19,6 +20,7 @@ import {
   toOllamaError,
   withRetry,
 } from './failures.js';
+import { pullModel } from './pull.js';
 import { RequestGuard } from './request-guard.js';
 import { buildChatBody, carriesImages, loggableBody, readCapabilities, sameModel, toLlmChunks } from './wire.js';
 
@@ -35,6 +37,8 @@ export interface OllamaClient extends LlmClient {
   setModel(name: string): void;
   /** Vectors of `texts` from an embedding model (`/api/embed`), in order. */
   embed(model: string, texts: string[]): Promise<number[][]>;
+  /** Downloads `model` (`/api/pull`), yielding its progress; `signal` cancels it. See pull.ts. */
+  pull(model: string, signal?: AbortSignal): AsyncGenerator<PullProgress>;
 }
 
 export function createOllamaClient(settings: OllamaSettings, log: Logger): OllamaClient {
@@ -114,6 +118,10 @@ class HttpOllamaClient implements OllamaClient {
   async embed(model: string, texts: string[]): Promise<number[][]> {
     const reply = await this.request((api) => api.embed({ model, input: texts }), { baseUrl: this.baseUrl, model });
     return reply.embeddings;
+  }
+
+  pull(model: string, signal?: AbortSignal): AsyncGenerator<PullProgress> {
+    return pullModel({ baseUrl: this.baseUrl, model }, this.guard(true, signal), signal, this.log);
   }
 
   async *chat(request: LlmRequest): AsyncGenerator<LlmChunk> {

@@ -65,7 +65,7 @@ export function modelMissing(target: Target): OllamaError {
   return new OllamaError(
     `model ${target.model} is not available on ${target.baseUrl}`,
     'model-missing',
-    `Pull it with \`ollama pull ${target.model}\``,
+    `Pull it with \`ollama pull ${target.model}\` or \`mcp-chat pull ${target.model}\``,
   );
 }
 

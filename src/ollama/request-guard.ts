@@ -44,6 +44,8 @@ export class RequestGuard {
         reject(error);
       };
       if (signal?.aborted) {
+        // The work is abandoned: its own failure (the request torn down under it) is expected, not unhandled.
+        work.catch(() => undefined);
         stop(abortError());
         return;
       }

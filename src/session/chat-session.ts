@@ -27,6 +27,7 @@ import { fileVectorStore } from './vector-store.js';
 import { findPrompt, type OfferHost, type ResolvedInput, resolveTurnInput } from './turn-input.js';
 import type { Runtime } from './runtime.js';
 import type { ChatMessage } from '../chat/types.js';
+import type { PullProgress } from '../chat/model-pull.js';
 import type { SavedSession } from './session-file.js';
 import type { ScreenItem, SessionKeeper } from './session-keeper.js';
 
@@ -57,7 +58,7 @@ function isOfferHost(host: SessionHost): host is SessionHost & OfferHost {
 /** What a session needs from the model client: `OllamaClient`, or a scripted one in tests. */
 export type SessionLlm = LlmClient &
   Pick<OllamaClient, 'setModel' | 'checkModel' | 'checkAvailable'> &
-  Partial<Pick<OllamaClient, 'embed'>>;
+  Partial<Pick<OllamaClient, 'embed' | 'pull'>>;
 
 /** Something that happens while the chat runs, for whoever shows it. */
 class Feed<T> {
@@ -438,6 +439,17 @@ export class ChatSession {
       throw error;
     }
     this.chatbot.resetModelState();
+  }
+
+  /** Whether the model client can download models (a scripted one in tests may not). */
+  get canPullModels(): boolean {
+    return this.llm.pull !== undefined;
+  }
+
+  /** Downloads `name` through Ollama, yielding its progress; the model in use stays as it is. */
+  pullModel(name: string, signal: AbortSignal): AsyncGenerator<PullProgress> {
+    if (!this.llm.pull) throw new Error('this chat cannot pull models');
+    return this.llm.pull(name, signal);
   }
 
   /** Checks Ollama once at start, so a problem is explained before the first message. */

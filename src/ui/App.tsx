@@ -12,6 +12,7 @@ import { questionPrompt } from './server-questions.js';
 import { completeLine } from './completion.js';
 import { HistoryItemView } from './components/HistoryItemView.js';
 import { PendingView } from './components/PendingView.js';
+import { PullLine } from './components/PullLine.js';
 import { Prompt } from './components/Prompt.js';
 import { StatusBar } from './components/StatusBar.js';
 import { completionsFor } from './commands.js';
@@ -142,6 +143,7 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
         )}
       </Static>
       <PendingView activity={state.activity} streamed={state.streamed} width={width} />
+      <PullLine pulling={state.pulling} width={width} />
       <StatusBar model={session.model} ollama={state.ollama} servers={state.servers} context={state.context} />
       <Prompt line={line} busy={isBusy(state)} {...promptLabel(state, line)} />
     </Box>

@@ -5,6 +5,7 @@
 import type { ServerStatus } from '../session/chat-session.js';
 import { displayName } from '../chat/tool-naming.js';
 import { wholeArguments } from '../present/argument-views.js';
+import type { PullView } from '../present/pull-progress.js';
 import { assertNever } from '../shared/errors.js';
 import { addItems, askedArgument, type AskingArguments, type ChatState } from './chat-state.js';
 import type { CommandResult, ParsedInput } from './commands.js';
@@ -42,7 +43,11 @@ export type ChatAction =
   /** A line answered the question: the form goes on to `next`; `items` show the answer. */
   | { type: 'question-step'; id: number; next?: ServerQuestion; items: NewHistoryItem[] }
   /** The question is over (answered, or withdrawn by the server: `note`). */
-  | { type: 'question-done'; id: number; note?: string };
+  | { type: 'question-done'; id: number; note?: string }
+  /** A model pull has started or moved on: its progress line is redrawn. */
+  | { type: 'pull-progress'; pulling: PullView }
+  /** The pull is over (done, cancelled or failed): `items` say how. */
+  | { type: 'pull-ended'; items: NewHistoryItem[] };
 
 /** Said after a failed start check: the REPL keeps working without the model. */
 const DEGRADED_NOTE = 'Built-in commands work meanwhile; the next message tries Ollama again.';
@@ -182,6 +187,10 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     case 'question-step':
     case 'question-done':
       return questionStep(state, action);
+    case 'pull-progress':
+      return { ...state, pulling: action.pulling };
+    case 'pull-ended':
+      return addItems({ ...state, pulling: undefined }, ...action.items);
     default:
       return assertNever(action);
   }

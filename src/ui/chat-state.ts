@@ -7,6 +7,7 @@ import type { ServerStatus } from '../session/chat-session.js';
 import type { SavedSession } from '../session/session-file.js';
 import { shownFrom } from '../session/resume-view.js';
 import { formatTime } from '../present/task-list.js';
+import type { PullView } from '../present/pull-progress.js';
 import type { Activity, HistoryItem, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
 import type { ServerQuestion } from './server-questions.js';
@@ -27,6 +28,8 @@ export interface ChatState {
   asking?: AskingArguments | undefined;
   /** Servers' requests waiting for the user; the first is asked, on the input line. */
   questions: ServerQuestion[];
+  /** A model being pulled (downloaded): its progress line shows, Esc cancels it, and the input waits. */
+  pulling?: PullView | undefined;
   /** How full the model's context was at the last request (the status bar shows it). */
   context?: { used: number; size: number } | undefined;
 }
@@ -62,7 +65,7 @@ export function addItems(state: ChatState, ...added: NewHistoryItem[]): ChatStat
   return { ...state, items: [...state.items, ...items], nextId: state.nextId + items.length };
 }
 
-export const isBusy = (state: ChatState): boolean => state.activity.type !== 'idle';
+export const isBusy = (state: ChatState): boolean => state.activity.type !== 'idle' || state.pulling !== undefined;
 
 /** A resumed session on screen: its last turns as they were shown, then where the chat goes on. */
 export function resumedItems(saved: SavedSession, note?: string): NewHistoryItem[] {

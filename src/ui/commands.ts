@@ -2,7 +2,7 @@
  * Built-in REPL commands, typed bare (`tools`) or with a slash (`/tools`), any case.
  * Parsing and running them is plain data in, data out: no React here.
  */
-import { assertNever } from '../shared/errors.js';
+import { OllamaError, assertNever } from '../shared/errors.js';
 import type { NewHistoryItem } from './history.js';
 import type { ChatSession, ServerStatus } from '../session/chat-session.js';
 import { formatToolList, toolBudget } from '../present/tool-list.js';
@@ -25,7 +25,7 @@ const COMMANDS = {
   debug: 'toggle debug output: raw model replies, parsed calls, timings, debug logging',
   clear: 'forget the conversation and clear the screen',
   compact: 'replace the earlier turns with a summary the model writes, keeping the latest ones',
-  model: 'show the model, or switch: model <name>',
+  model: 'show the model, or switch: model <name> (one not pulled yet is offered for download)',
   think: "switch the model's reasoning on or off, or set it: /think on|off|low|medium|high",
   stats: 'what the session cost: turns, tokens in and out, tokens/s, time in the model and in tools',
   watch: 'show when a resource changes: /watch @server:uri',
@@ -111,6 +111,8 @@ export interface CommandResult {
   items: NewHistoryItem[];
   clear?: boolean;
   exit?: boolean;
+  /** A model that is not pulled: the REPL asks whether to pull it. */
+  offerPull?: string;
 }
 
 const info = (text: string): NewHistoryItem => ({ type: 'info', text });
@@ -180,12 +182,17 @@ async function attempt(run: () => Promise<string>): Promise<NewHistoryItem> {
   }
 }
 
-async function switchModel(session: ChatSession, name: string | undefined): Promise<NewHistoryItem> {
-  if (!name) return info(`Model: ${session.model}`);
-  return attempt(async () => {
+async function switchModel(session: ChatSession, name: string | undefined): Promise<CommandResult> {
+  if (!name) return { items: [info(`Model: ${session.model}`)] };
+  try {
     await session.switchModel(name);
-    return `Model switched to ${name}.`;
-  });
+    return { items: [info(`Model switched to ${name}.`)] };
+  } catch (error) {
+    const items = [await attempt(() => Promise.reject(error))];
+    // Not pulled yet: said as before, and the REPL offers to download it (ui/model-pull.ts).
+    const notPulled = error instanceof OllamaError && error.kind === 'model-missing' && session.canPullModels;
+    return notPulled ? { items, offerPull: name } : { items };
+  }
 }
 
 async function thinkText(session: ChatSession, word: string | undefined): Promise<string> {
@@ -259,7 +266,7 @@ export async function runCommand(
     case 'compact':
       return { items: [info(await session.compact())] };
     case 'model':
-      return { items: [await switchModel(session, command.args[0])] };
+      return switchModel(session, command.args[0]);
     case 'think':
       return { items: [await attempt(() => thinkText(session, command.args[0]))] };
     case 'stats':

@@ -20,6 +20,8 @@ import type { NewHistoryItem } from './history.js';
 export type ServerQuestion =
   | { type: 'sampling'; id: number; text: string; answer: (approval: SamplingApproval) => void }
   | { type: 'review' | 'url'; id: number; text: string; answer: (yes: boolean) => void }
+  /** The REPL's own offer, put the same way: download a model that is not pulled (ui/model-pull.ts)? */
+  | { type: 'pull'; id: number; text: string; answer: (yes: boolean) => void; setAside: () => void }
   | {
       type: 'form';
       id: number;
@@ -139,6 +141,8 @@ export function questionPrompt(question: ServerQuestion, typed: string): { label
       return { label: 'send? y/n' };
     case 'url':
       return { label: 'open? y/n' };
+    case 'pull':
+      return { label: 'pull? y/n' };
     case 'form': {
       const field = currentField(question);
       if (!field) return { label: `send to ${question.request.server}? y/n` };
@@ -175,7 +179,8 @@ export function answerQuestion(
       return { items: [{ type: 'user', text }] };
     }
     case 'review':
-    case 'url': {
+    case 'url':
+    case 'pull': {
       const answer = yes(text);
       if (answer === undefined) return again('Answer y or n.');
       question.answer(answer);

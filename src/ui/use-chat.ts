@@ -16,6 +16,7 @@ import { ChatStore } from './chat-store.js';
 import { parseInput, runCommand } from './commands.js';
 import type { Activity } from './history.js';
 import { answerQuestion, refuseQuestion, storeQuestions } from './server-questions.js';
+import { offerPull, setAsideOffer } from './model-pull.js';
 import { StreamBatcher } from './stream-batcher.js';
 import { useQuietWait } from './use-quiet-wait.js';
 import { commitsStreamed } from './turn-events.js';
@@ -59,7 +60,11 @@ function approvalControls(store: ChatStore, cancel: () => boolean): ApprovalCont
   };
 }
 
-function useStartCheck(session: ChatSession, store: ChatStore): void {
+function useStartCheck(
+  session: ChatSession,
+  store: ChatStore,
+  turn: MutableRefObject<AbortController | undefined>,
+): void {
   useEffect(() => {
     let live = true;
     session.checkOllama().then(
@@ -68,12 +73,15 @@ function useStartCheck(session: ChatSession, store: ChatStore): void {
         const hint = error instanceof OllamaError ? error.hint : undefined;
         if (live)
           store.dispatch({ type: 'ollama-checked', status: { state: 'down', message: errorMessage(error), hint } });
+        // Started with a model that is not pulled: offered for download, as `/model` offers one.
+        if (live && error instanceof OllamaError && error.kind === 'model-missing' && session.canPullModels)
+          offerPull(session, store, turn, session.model);
       },
     );
     return () => {
       live = false;
     };
-  }, [session, store]);
+  }, [session, store, turn]);
 }
 
 /** Runs one turn: its events become actions, streamed text batched; the abort controller lives in `turn` while it runs. */
@@ -160,7 +168,7 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
       }),
     [session, store],
   );
-  useStartCheck(session, store);
+  useStartCheck(session, store, turn);
   // The config file is watched while the REPL runs: a change applies without a restart.
   useEffect(() => session.watchConfig(), [session]);
   useEffect(
@@ -177,7 +185,7 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
   const submit = useCallback(
     (text: string) => {
       const question = store.getState().questions[0];
-      if (question) {
+      if (question && !setAsideOffer(question, text)) {
         // A server's question takes the line even while a turn runs: the turn may be waiting on it.
         store.dispatch({ type: 'question-step', id: question.id, ...answerQuestion(question, text) });
         return;
@@ -196,6 +204,7 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
         void runCommand(parsed, session).then((result) => {
           if (result.clear) clearScreen();
           store.dispatch({ type: 'command-done', result });
+          if (result.offerPull) offerPull(session, store, turn, result.offerPull);
         });
       }
     },

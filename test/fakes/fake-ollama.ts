@@ -2,6 +2,8 @@
  * A fake Ollama server on 127.0.0.1 that speaks the real wire protocol (NDJSON `/api/chat`,
  * `/api/tags`, `/api/show`, `/api/version`, `/api/embed`, `{"error"}` bodies) and plays scripted replies,
  * for client tests and for end-to-end tests of the `mcp-chat` binary. It records every request.
+ * `/api/pull` downloads the models `offerPull` (or `pullable`) put in its "library"; a pulled model is
+ * then listed like the others (fake-ollama-pull.ts).
  *
  *   const ollama = await startFakeOllama({ models: [{ name: 'llama3.2' }] });
  *   ollama.script('Hello!', { toolCalls: [{ name: 'calculator__evaluate', arguments: { expression: '2+2' } }] });
@@ -19,6 +21,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Exchange, playStream, playWhole } from './fake-ollama-playback.js';
+import { type FakePullSpec, playPull } from './fake-ollama-pull.js';
 import {
   asSpec,
   capabilitiesOf,
@@ -42,6 +45,7 @@ export type {
   FakeWireMessage,
 } from './fake-ollama-wire.js';
 export { replies } from './fake-ollama-wire.js';
+export type { FakePullSpec } from './fake-ollama-pull.js';
 
 export interface RecordedRequest {
   method: string;
@@ -65,6 +69,8 @@ export interface FakeOllamaOptions {
   fallbackReply?: FakeReply;
   /** Listen on this port (e.g. to come back where a closed fake was); default: any free port. */
   port?: number;
+  /** Models `/api/pull` can download, by name; `offerPull` adds more. Any other name is not in the library. */
+  pullable?: Record<string, FakePullSpec>;
 }
 
 export interface FakeOllama {
@@ -78,6 +84,8 @@ export interface FakeOllama {
   /** Queues replies for the next `/api/chat` requests, in order. */
   script(...replies: FakeReply[]): void;
   setModels(models: FakeModel[]): void;
+  /** Puts `name` in the library `/api/pull` downloads from (again, with a new `spec`). */
+  offerPull(name: string, spec?: FakePullSpec): void;
   /** Resolves once `count` requests to `path` (default `/api/chat`) have arrived. */
   waitForRequests(count: number, path?: string): Promise<RecordedRequest[]>;
   /** Stops listening and destroys open connections (a hanging stream included). */
@@ -103,12 +111,14 @@ class FakeOllamaServer implements FakeOllama {
   private readonly queue: FakeReply[];
   private models: FakeModel[];
   private readonly sockets = new Set<Socket>();
+  private readonly pullable = new Map<string, FakePullSpec>();
   private waiters: Array<() => boolean> = [];
   private readonly server = http.createServer((req, res) => void this.handle(req, res));
 
   constructor(private readonly options: FakeOllamaOptions) {
     this.queue = [...(options.replies ?? [])];
     this.models = options.models ?? [{ name: 'llama3.2' }];
+    for (const [name, spec] of Object.entries(options.pullable ?? {})) this.offerPull(name, spec);
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -136,6 +146,10 @@ class FakeOllamaServer implements FakeOllama {
 
   setModels(models: FakeModel[]): void {
     this.models = models;
+  }
+
+  offerPull(name: string, spec: FakePullSpec = {}): void {
+    this.pullable.set(normalizeName(name), spec);
   }
 
   waitForRequests(count: number, path = '/api/chat'): Promise<RecordedRequest[]> {
@@ -174,6 +188,7 @@ class FakeOllamaServer implements FakeOllama {
     else if (route === 'POST /api/show') this.show(exchange, record.body);
     else if (route === 'POST /api/chat') await this.chat(exchange, raw, record.body);
     else if (route === 'POST /api/embed') this.embed(exchange, record.body);
+    else if (route === 'POST /api/pull') await this.pull(exchange, record.body);
     // Ollama's router (gin) answers unknown routes and methods with this plain text.
     else exchange.text(404, '404 page not found');
   }
@@ -188,6 +203,15 @@ class FakeOllamaServer implements FakeOllama {
     const model = this.findModel(name);
     if (!model) return exchange.json(404, { error: `model '${name}' not found` });
     exchange.json(200, showBody(model));
+  }
+
+  /** `/api/pull`: the `ollama` package sends the name as `name`, newer clients as `model`; Ollama takes both. */
+  private async pull(exchange: Exchange, body: unknown): Promise<void> {
+    const name = isRecord(body) ? (body.model ?? body.name) : undefined;
+    if (typeof name !== 'string' || name === '') return exchange.json(400, { error: 'invalid model name' });
+    const spec = this.pullable.get(normalizeName(name));
+    const pulled = await playPull(exchange, normalizeName(name), spec, isRecord(body) && body.stream !== false);
+    if (pulled && !this.findModel(name)) this.models = [...this.models, { ...spec?.model, name }];
   }
 
   /** `/api/embed`: one vector per input, from an embedding model only (Ollama refuses a chat model). */

@@ -103,7 +103,7 @@ describe('degraded start', () => {
   it('names a model that is not pulled and says how to pull it', async () => {
     const app = renderAt(ollama.url, 'mistral');
     await app.waitForScreen(/✗ model mistral is not available on http:\/\/127\.0\.0\.1:\d+/);
-    expect(app.screen()).toContain('Pull it with `ollama pull mistral`.');
+    expect(app.screen()).toContain('Pull it with `ollama pull mistral` or `mcp-chat pull mistral`.');
     expect(app.screen()).toMatch(/^mistral {2}ollama ✗/m);
   });
 });

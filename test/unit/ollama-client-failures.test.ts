@@ -92,6 +92,7 @@ describe('OllamaClient: HTTP errors', () => {
     expect(error).toBeInstanceOf(OllamaError);
     expect(error).toMatchObject({ kind: 'model-missing', message: `model llama3.2 is not available on ${ollama.url}` });
     expect((error as OllamaError).hint).toContain('ollama pull llama3.2');
+    expect((error as OllamaError).hint).toContain('mcp-chat pull llama3.2');
     expect(ollama.chatRequests).toHaveLength(1);
   });
 
