@@ -2,7 +2,8 @@
  * Benchmark 3, turn overhead: one `ask` turn with one tool call against the fake Ollama
  * answering at once, against the same HTTP and MCP calls made by hand. Two rows: the whole
  * `mcp-chat ask` process against a by-hand script process, and the turn alone inside one
- * process (mcp-chat's orchestrator against the by-hand turn). Target: ratio <= 1.2.
+ * process (mcp-chat's orchestrator against the by-hand turn). Targets: ratio <= 1.2 for the
+ * whole process, <= 1.1 for the turn alone.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +28,7 @@ const PROCESS_ROUNDS: Rounds = { warmup: 2, runs: 10 };
 const TURN_PAIRS = 3;
 const TURN_ROUNDS: Rounds = { warmup: 20, runs: 100 };
 const TARGET_RATIO = 1.2;
+const TURN_TARGET_RATIO = 1.1;
 const PROMPT = 'What is 2+2?';
 const ANSWER = answerFor(PROMPT, '4');
 
@@ -104,7 +106,7 @@ async function turnRow(workspace: Workspace, ollamaUrl: string): Promise<Row> {
     measured: summarize(samples.measured),
     baselineLabel: 'the same requests and call by hand',
     baseline: summarize(samples.baseline),
-    checks: (ratio) => [check('ratio', ratio, '<=', TARGET_RATIO)],
+    checks: (ratio) => [check('ratio', ratio, '<=', TURN_TARGET_RATIO)],
   });
 }
 

@@ -1,44 +1,16 @@
 #!/usr/bin/env node
 /**
- * The `mcp-chat` executable: parse the command line, run the command, and turn every
- * expected failure into one line on stderr and the contract's exit code. A stack trace
- * reaches the screen only for a bug, and then only with --debug.
+ * The `mcp-chat` executable. It turns on Node's module compile cache (Node 22.1 and later) before
+ * anything else is loaded, so that the code a command loads is compiled once, not at every start;
+ * then it runs the command line. Under Node 20, which has no such cache, the call is skipped.
  */
-import { CommanderError } from 'commander';
-import { buildProgram } from './cli/program.js';
-import { processOutput } from './cli/output.js';
-import { ExitCode, McpChatError, errorMessage } from './shared/errors.js';
+import module from 'node:module';
 
-function reportError(error: unknown, debug: boolean): number {
-  if (error instanceof CommanderError) {
-    // Commander has already printed its message; help and --version are not failures.
-    return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-  }
-  if (error instanceof McpChatError) {
-    processOutput.stderr(`error: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
-    return error.exitCode;
-  }
-  processOutput.stderr(`error: ${errorMessage(error)}\n`);
-  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  return ExitCode.runtime;
-}
+/** `module.enableCompileCache` exists from Node 22.1 on; `engines` allows Node 20, whose typings lack it. */
+type CompileCacheModule = typeof module & { enableCompileCache?: () => unknown };
 
-/** Exits once stdout has drained, so piped output is never cut short. */
-function exitAfterFlush(code: number): void {
-  process.stdout.write('', () => process.exit(code));
-}
+// Node's own default place (NODE_COMPILE_CACHE, else the system's temporary directory); NODE_DISABLE_COMPILE_CACHE turns it off.
+(module as CompileCacheModule).enableCompileCache?.();
 
-async function main(argv: string[]): Promise<void> {
-  let exitCode: number = ExitCode.ok;
-  const program = buildProgram(processOutput, (code) => {
-    exitCode = code;
-  });
-  try {
-    await program.parseAsync(argv);
-  } catch (error) {
-    exitCode = reportError(error, argv.includes('--debug'));
-  }
-  exitAfterFlush(exitCode);
-}
-
-void main(process.argv);
+const { runCli } = await import('./cli/main.js');
+await runCli(process.argv);

@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../shared/log.js';
 import { PACKAGE_VERSION } from '../shared/paths.js';
+import { LazySchemaValidator } from './lazy-schema-validator.js';
 import { answerServerRequests, SERVER_REQUEST_CAPABILITIES, type ServerRequestOptions } from './server-requests.js';
 
 export const CLIENT_INFO = { name: 'mcp-chat', version: PACKAGE_VERSION };
@@ -75,6 +76,7 @@ export function createClient(options: ConnectOptions): Client {
     capabilities: { roots: { listChanged: true }, ...SERVER_REQUEST_CAPABILITIES },
     // Where the answers to requests a server sent as tasks wait until it asks for them.
     taskStore: new InMemoryTaskStore(),
+    jsonSchemaValidator: new LazySchemaValidator(),
     listChanged: { tools: changed('tools'), prompts: changed('prompts'), resources: changed('resources') },
   });
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: options.roots }));

@@ -2,8 +2,9 @@
  * What the build promises about the programs it ships (scripts/bundle.mjs): each runs from
  * one bundled file (plus, for the CLI, chunks loaded on use), so start-up does not resolve
  * and compile hundreds of modules; `ask`, `call` and `tools` never load Ink; the calculator
- * server leaves mathjs to its evaluator child. Read from esbuild's own account of the build
- * (dist/bundle-meta.json); `npm test` builds first.
+ * server leaves mathjs to its evaluator child; no bundle carries zod's messages in other
+ * languages, or the parts of date-fns that pino-roll never calls. Read from esbuild's own
+ * account of the build (dist/bundle-meta.json); `npm test` builds first.
  */
 import fs from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -88,6 +89,14 @@ describe('the built programs', () => {
     expect(bundles(loaded, 'node_modules/react/cjs/react.production')).toBe(true);
     expect(bundles(loaded, 'node_modules/react/cjs/react.development')).toBe(false);
     expect(bundles(loaded, 'node_modules/react-reconciler/cjs/react-reconciler.development')).toBe(false);
+  });
+
+  it('zod brings only its English messages, and pino-roll only the date-fns functions it uses', () => {
+    const inputs = Object.values(outputs).flatMap((built) => Object.keys(built.inputs));
+    const locales = inputs.filter((input) => input.startsWith('node_modules/zod/v4/locales/'));
+    expect(new Set(locales)).toEqual(new Set(['node_modules/zod/v4/locales/en.js']));
+    expect(inputs).not.toContain('node_modules/date-fns/index.cjs');
+    expect(inputs).toContain('node_modules/date-fns/format.cjs');
   });
 
   it('the calculator server leaves mathjs to its evaluator child', () => {
