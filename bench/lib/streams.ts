@@ -150,24 +150,38 @@ export const askArgv = (context: StreamContext, prompt: string): string[] => [
   prompt,
 ];
 
+/** What a stream row must reach: the p50 latency always; the p99 and CPU against the baseline's when given. */
+export interface StreamTargets {
+  p50Ms: number;
+  p99Ms?: number;
+  /** The client's CPU while streaming, at most this many times the baseline's (medians of the runs). */
+  cpuRatio?: number;
+}
+
 /** A row from the outcomes of the measured client and its baseline. */
 export function streamRow(
   name: string,
   baselineLabel: string,
-  target: number,
+  targets: StreamTargets,
   measured: StreamOutcome[],
   baseline: StreamOutcome[],
 ): Row {
   const summary = summarize(measured.flatMap((outcome) => outcome.latencies));
+  const baselineSummary = summarize(baseline.flatMap((outcome) => outcome.latencies));
   const median = (values: number[]): number => roundTo(summarize(values).median, 1);
+  const cpu = median(measured.map((outcome) => outcome.cpuPercent));
+  const baselineCpu = median(baseline.map((outcome) => outcome.cpuPercent));
+  const cpuRatio = roundTo(cpu / baselineCpu, 2);
   return row({
     name,
     unit: 'ms',
     measured: summary,
     baselineLabel,
-    baseline: summarize(baseline.flatMap((outcome) => outcome.latencies)),
+    baseline: baselineSummary,
     checks: () => [
-      check('p50 latency', summary.median, '<', target, 'ms'),
+      check('p50 latency', summary.median, '<', targets.p50Ms, 'ms'),
+      ...(targets.p99Ms === undefined ? [] : [check('p99 latency', summary.p99, '<', targets.p99Ms, 'ms')]),
+      ...(targets.cpuRatio === undefined ? [] : [check('CPU ratio', cpuRatio, '<=', targets.cpuRatio)]),
       check(
         'tokens lost',
         measured.reduce((sum, outcome) => sum + outcome.lost, 0),
@@ -177,9 +191,11 @@ export function streamRow(
     ],
     details: {
       'p99 ms': roundTo(summary.p99, 1),
+      'baseline p99 ms': roundTo(baselineSummary.p99, 1),
       'first token, median ms': median(measured.map((outcome) => outcome.firstTokenMs)),
-      'CPU while streaming, % of a core': median(measured.map((outcome) => outcome.cpuPercent)),
-      'baseline CPU, % of a core': median(baseline.map((outcome) => outcome.cpuPercent)),
+      'CPU while streaming, % of a core': cpu,
+      'baseline CPU, % of a core': baselineCpu,
+      'CPU ratio to the baseline': cpuRatio,
       'baseline tokens lost': baseline.reduce((sum, outcome) => sum + outcome.lost, 0),
       'tokens sent per second': median(measured.map((outcome) => outcome.sendRate)),
     },

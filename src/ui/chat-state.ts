@@ -61,7 +61,9 @@ export function initialChatState(banner: { model: string; configSource: string }
 
 export function addItems(state: ChatState, ...added: NewHistoryItem[]): ChatState {
   if (added.length === 0) return state;
-  const items = added.map((item, index) => ({ ...item, id: state.nextId + index }) as HistoryItem);
+  // `id` first: in V8, spreading items of many shapes and then adding a key gives each new object a
+  // hidden class of its own (about 180 bytes more an item, for as long as the item is kept).
+  const items = added.map((item, index) => ({ id: state.nextId + index, ...item }) as HistoryItem);
   return { ...state, items: [...state.items, ...items], nextId: state.nextId + items.length };
 }
 

@@ -1,20 +1,39 @@
 /**
- * Batches a reply's streamed deltas into timed flushes, so a fast model re-renders the
- * screen a few dozen times a second, not once per token.
+ * Batches a reply's streamed deltas into frames, so a fast model re-renders the screen at most
+ * once per frame, not once per token, and a token still reaches the screen within about a frame.
+ * Text that comes after a quiet spell is shown at once (on the next turn of the event loop, so
+ * the deltas of one network chunk make one frame); text that comes sooner after the last frame
+ * waits for the next frame boundary. Nothing is scheduled while no text comes.
  */
 
-/** How often streamed text is re-rendered: smooth to the eye, cheap for the CPU. */
-const STREAM_FLUSH_MS = 40;
+/**
+ * The shortest frame. Ink itself renders at most 30 times a second, and a render asked for sooner
+ * than 34 ms after its last one is put off, its wait starting again with each new request; so
+ * frames closer together than that would each be held back by Ink, and shown later, not sooner.
+ */
+export const STREAM_FRAME_MS = 40;
+/**
+ * A frame lasts at least this many times as long as the last one took to draw, so drawing a stream
+ * takes at most about a quarter of a core: on a slow or busy machine the frames spread out instead.
+ */
+const FRAME_PER_DRAWING = 4;
 
 export class StreamBatcher {
   private pending = '';
   private timer: NodeJS.Timeout | undefined;
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
+  private frameMs = STREAM_FRAME_MS;
 
-  constructor(private readonly flushTo: (text: string) => void) {}
+  constructor(
+    private readonly flushTo: (text: string) => void,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   append(delta: string): void {
     this.pending += delta;
-    this.timer ??= setTimeout(() => this.flush(), STREAM_FLUSH_MS);
+    if (this.timer) return;
+    const untilNextFrame = this.lastFlushAt + this.frameMs - this.now();
+    this.timer = setTimeout(() => this.flush(), Math.max(0, untilNextFrame));
   }
 
   /** Hands over what is pending now, before an event that needs it, so the order holds. */
@@ -23,7 +42,14 @@ export class StreamBatcher {
     this.timer = undefined;
     const text = this.pending;
     this.pending = '';
-    if (text) this.flushTo(text);
+    if (!text) return;
+    const startedAt = this.now();
+    this.lastFlushAt = startedAt;
+    this.flushTo(text);
+    // The frame is drawn in the microtasks that follow (React's render, then Ink's): done by the next check phase.
+    setImmediate(() => {
+      this.frameMs = Math.max(STREAM_FRAME_MS, (this.now() - startedAt) * FRAME_PER_DRAWING);
+    });
   }
 
   dispose(): void {

@@ -73,6 +73,21 @@ describe('streaming', () => {
     expect(app.ui.frames.length - before).toBeLessThan(deltas / 10);
   });
 
+  it('shows only the last rows of a long reply while it streams, and says how many are above', async () => {
+    const items = Array.from({ length: 40 }, (_, i) => `- item ${i + 1}`).join('\n');
+    const llm = new TestLlm([{ content: items, hang: true }]);
+    const app = await startApp({ llm });
+    app.send('A long list');
+    await app.waitForScreen(/item 40/);
+    const shown = app.screen().match(/item \d+/g) ?? [];
+    // Each row of the live area is redrawn at every frame: a dozen are enough to read along.
+    expect(shown).toHaveLength(12);
+    expect(shown.at(-1)).toBe('item 40');
+    expect(app.screen()).toMatch(/… 28 more lines above/);
+    app.press(KEY.ctrlC);
+    await app.waitForScreen(/Cancelled\./);
+  });
+
   it('shows a spinner with the call while a tool runs', async () => {
     const llm = new TestLlm([useTool('slow', 'wait', {})]);
     const app = await startApp({ llm });

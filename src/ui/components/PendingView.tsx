@@ -24,10 +24,16 @@ function Working({ label }: { label: string }): React.JSX.Element {
 
 /** Rows below the live reply: the note on hidden lines, the status bar with its margin, the prompt, and one spare. */
 const RESERVED_ROWS = 6;
+/**
+ * The most rows of a streaming reply shown at once: enough to read along. Ink redraws every row of
+ * the live area on each frame, so each row shown costs CPU at every frame of a fast stream.
+ */
+const STREAMING_ROWS = 12;
 
 function StreamingReply({ text, width }: { text: string; width: number }): React.JSX.Element {
   const { stdout } = useStdout();
-  const tail = visibleTail(renderMarkdown(text, width), width, Math.max(1, (stdout.rows || 24) - RESERVED_ROWS));
+  const rows = Math.max(1, Math.min(STREAMING_ROWS, (stdout.rows || 24) - RESERVED_ROWS));
+  const tail = visibleTail(renderMarkdown(text, width), width, rows);
   return (
     <Box flexDirection="column">
       {tail.hiddenLines > 0 ? (
