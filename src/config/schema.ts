@@ -125,29 +125,28 @@ const serversSchema = z.record(serverName, serverEntrySchema);
 /** More read-only calls at once than this only queue up in the servers. */
 const MAX_PARALLEL = 32;
 
-/** A share of `num_ctx`: a fraction (`0.25`) or a percentage (`"25%"`). */
-const contextShare = z.union([
-  z.number().gt(0).max(1),
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?\s*%$/, 'a percentage such as "25%", or a fraction such as 0.25')
-    .refine((text) => {
-      const percent = Number.parseFloat(text);
-      return percent > 0 && percent <= 100;
-    }, 'a percentage above 0 and at most 100'),
-]);
+/**
+ * A share given as a fraction (`0.25`) or a percentage (`"25%"`), above 0 and up to all of it
+ * (`whole: true`) or below it; `example` is the percentage the message suggests.
+ */
+function share(whole: boolean, example: number): z.ZodType<number | string> {
+  const bound = whole ? 'at most 100' : 'below 100';
+  return z.union([
+    whole ? z.number().gt(0).max(1) : z.number().gt(0).lt(1),
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?\s*%$/, `a percentage such as "${example}%", or a fraction such as ${example / 100}`)
+      .refine((text) => {
+        const percent = Number.parseFloat(text);
+        return percent > 0 && (whole ? percent <= 100 : percent < 100);
+      }, `a percentage above 0 and ${bound}`),
+  ]);
+}
 
-/** A share of the history's room that, once filled, triggers something: above 0 and below all of it. */
-const fillShare = z.union([
-  z.number().gt(0).lt(1),
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?\s*%$/, 'a percentage such as "80%", or a fraction such as 0.8')
-    .refine((text) => {
-      const percent = Number.parseFloat(text);
-      return percent > 0 && percent < 100;
-    }, 'a percentage above 0 and below 100'),
-]);
+/** A share of `num_ctx`. */
+const contextShare = share(true, 25);
+/** A share of the history's room that, once filled, triggers something: never all of it. */
+const fillShare = share(false, 80);
 
 /** Reasoning effort levels Ollama takes for `think` besides true and false. */
 export const THINK_LEVELS = ['low', 'medium', 'high'] as const;
