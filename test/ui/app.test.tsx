@@ -19,7 +19,8 @@ describe('history', () => {
     ]);
     const app = await startApp({ llm });
     app.send('What is 6*7?');
-    await app.waitForScreen(/second point/);
+    // The reply is drawn as it streams, then committed: wait for the whole of it, code block included.
+    await app.waitForScreen(/const answer = 42;[\s\S]*ready/);
     const screen = app.screen();
     const order = [
       '› What is 6*7?',
