@@ -37,5 +37,6 @@ describe.skipIf(!TmuxPane.available())('switching servers off and on in the REPL
     repl.pane.type('/enable', 'Enter');
     await repl.shows('name the server: /enable <server> (calc, calc2)');
     expect(repl.pane.screen()).not.toContain('calc off');
-  });
+    // Two servers started, one stopped and started again, five commands: more than the default 20 s on a loaded machine.
+  }, 60_000);
 });
