@@ -1,8 +1,8 @@
 /**
- * Creating the missing parent directories of a write target, one at a time from its root. Each
- * directory is made through its parent's checked open handle (its /proc/self/fd path), then
- * opened without following a link and checked itself: a directory on the way swapped for a link
- * out of the roots makes the write fail, and never makes a directory appear outside.
+ * Opening the directory a write target goes in, creating missing parents one at a time from its
+ * root. Each directory is made through its parent's checked open handle (its /proc/self/fd path),
+ * then opened without following a link and checked itself: a directory on the way swapped for a
+ * link out of the roots makes the write fail, and never makes a directory appear outside.
  * (`mkdir -p` on the checked name would follow such a link and leave an empty directory outside.)
  */
 import fsp from 'node:fs/promises';
@@ -29,8 +29,14 @@ async function openOrMakeChild(
   return openDirectoryInside(sandbox, child, input, `A parent of ${input} is not a directory`);
 }
 
-export async function makeParentDirectories(sandbox: Sandbox, target: SandboxPath, input: string): Promise<void> {
+/** The checked, open directory `target` goes in; the caller closes it. */
+export async function openTargetDirectory(
+  sandbox: Sandbox,
+  target: SandboxPath,
+  input: string,
+): Promise<CheckedHandle> {
   const parent = path.dirname(target.real);
+  if (target.exists) return openDirectoryInside(sandbox, parent, input, `A parent of ${input} is not a directory`);
   // `target.real` is inside a root, so its parent is that root or below it.
   const root = sandbox.roots.find((candidate) => isWithin(parent, candidate));
   if (root === undefined) throw new FileToolError(`Access denied: ${input} is outside allowed roots`);
@@ -45,7 +51,9 @@ export async function makeParentDirectories(sandbox: Sandbox, target: SandboxPat
       await current.handle.close();
       current = child;
     }
-  } finally {
+  } catch (error) {
     await current.handle.close();
+    throw error;
   }
+  return current;
 }

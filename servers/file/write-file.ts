@@ -1,12 +1,15 @@
 /**
  * Atomic writes: the content goes to a temporary file in the target's own directory
  * and is renamed over the target, so readers see the old file or the new one, never half.
+ * Both names are reached through the checked directory's open descriptor, never through the
+ * path again: rename(2) looks its two paths up one after the other, so a directory swapped
+ * for a link between those lookups would otherwise move the file out of the roots.
  */
 import { randomBytes } from 'node:crypto';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { FileToolError } from './file-errors.js';
-import { makeParentDirectories } from './parent-directories.js';
+import { openTargetDirectory } from './parent-directories.js';
 import { openedPath, type Sandbox, type SandboxPath } from './sandbox.js';
 
 export async function writeFileAtomic(
@@ -15,31 +18,32 @@ export async function writeFileAtomic(
   input: string,
   content: string,
 ): Promise<string> {
-  let mode: number | undefined;
-  if (target.exists) {
-    const info = await fsp.stat(target.real);
-    if (!info.isFile())
-      throw new FileToolError(`${target.display} exists and is not a regular file; refusing to replace it`);
-    mode = info.mode & 0o7777;
-  } else {
-    await makeParentDirectories(sandbox, target, input);
-  }
-
-  // Same directory as the target, so the rename never crosses file systems.
-  const temp = path.join(
-    path.dirname(target.real),
-    `.${path.basename(target.real)}.${randomBytes(6).toString('hex')}.tmp`,
-  );
+  const directory = await openTargetDirectory(sandbox, target, input);
   try {
-    await writeTemp(sandbox, temp, input, content, mode);
-    // The temporary file exists only in the checked directory: if that was swapped since, this fails.
-    await fsp.rename(temp, target.real);
-  } catch (error) {
-    await fsp.rm(temp, { force: true });
-    throw error;
+    const name = path.basename(target.real);
+    const final = path.join(directory.path, name);
+    const mode = target.exists ? await replacedFileMode(final, target.display) : undefined;
+    const temp = path.join(directory.path, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await writeTemp(sandbox, temp, input, content, mode);
+      await fsp.rename(temp, final);
+    } catch (error) {
+      await fsp.rm(temp, { force: true });
+      throw error;
+    }
+  } finally {
+    await directory.handle.close();
   }
   const bytes = Buffer.byteLength(content, 'utf8');
   return `${target.exists ? 'Replaced' : 'Created'} ${target.display} (${bytes} bytes written)`;
+}
+
+/** The permissions the replaced file had, kept by the new one; only a regular file is replaced. */
+async function replacedFileMode(final: string, display: string): Promise<number> {
+  // lstat: a link swapped in since the check is refused, never followed to describe its target.
+  const info = await fsp.lstat(final);
+  if (!info.isFile()) throw new FileToolError(`${display} exists and is not a regular file; refusing to replace it`);
+  return info.mode & 0o7777;
 }
 
 /** Creates the temporary file, checks where it really is, and only then writes to it. */
