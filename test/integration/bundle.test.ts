@@ -6,6 +6,7 @@
  * languages, or the parts of date-fns that pino-roll never calls. Read from esbuild's own
  * account of the build (dist/bundle-meta.json); `npm test` builds first.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
@@ -89,6 +90,38 @@ describe('the built programs', () => {
     expect(bundles(loaded, 'node_modules/react/cjs/react.production')).toBe(true);
     expect(bundles(loaded, 'node_modules/react/cjs/react.development')).toBe(false);
     expect(bundles(loaded, 'node_modules/react-reconciler/cjs/react-reconciler.development')).toBe(false);
+  });
+
+  it("the chat's Ink keeps its layout caches bounded, and from one frame to the next (scripts/ink-caches.mjs)", () => {
+    const inkOutput = 'node_modules/ink/build/output.js';
+    const file = reachable(outputFor('src/cli/chat-command.tsx')).find((name) => inkOutput in output(name).inputs);
+    if (file === undefined) throw new Error(`${inkOutput} is not in the chat's bundle`);
+    const inputs = Object.keys(output(file).inputs);
+    for (const patched of [
+      'output.js',
+      'measure-text.js',
+      'wrap-text.js',
+      '../../../src/ui/ink-patch/recent-cache.ts',
+    ]) {
+      expect(inputs).toContain(path.normalize(`node_modules/ink/build/${patched}`));
+    }
+    const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+    expect(text).toContain('caches = FRAME_CACHES;');
+    expect(text).not.toMatch(/(widths|blockWidths|styledChars) = new Map\(\)/);
+  });
+
+  it('a build against an Ink whose patched text changed stops and names the file to review', () => {
+    const script = [
+      "import { patchInkSource } from './scripts/ink-caches.mjs';",
+      "patchInkSource('output.js', 'export default class Output { caches = new SomethingElse(); }');",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('ink/build/output.js no longer contains');
+    expect(run.stderr).toContain('review scripts/ink-caches.mjs');
   });
 
   it('zod brings only its English messages, and pino-roll only the date-fns functions it uses', () => {
