@@ -15,6 +15,7 @@ import {
 import { ExitCode, UsageError } from '../shared/errors.js';
 import { App } from '../ui/App.js';
 import { TrustPrompt, type TrustPromptAnswer } from '../ui/components/TrustPrompt.js';
+import { INK_MAX_FPS } from '../ui/stream-batcher.js';
 import type { Output } from './output.js';
 import { InputHistory } from '../session/input-history.js';
 import { SessionKeeper } from '../session/session-keeper.js';
@@ -67,7 +68,10 @@ export async function chatCommand(options: GlobalOptions, output: Output, chat: 
   const started = host.start();
   const inputHistory = InputHistory.open(process.env, runtime.log);
   // Ctrl+C is a key here, not a signal: the App decides between cancelling a turn and quitting.
-  const app = render(<App session={session} inputHistory={inputHistory} />, { exitOnCtrlC: false });
+  const app = render(<App session={session} inputHistory={inputHistory} />, {
+    exitOnCtrlC: false,
+    maxFps: INK_MAX_FPS,
+  });
   const onTerminate = (): void => app.unmount();
   process.once('SIGTERM', onTerminate);
   process.once('SIGHUP', onTerminate);

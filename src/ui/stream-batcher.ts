@@ -7,11 +7,16 @@
  */
 
 /**
- * The shortest frame. Ink itself renders at most 30 times a second, and a render asked for sooner
- * than 34 ms after its last one is put off, its wait starting again with each new request; so
- * frames closer together than that would each be held back by Ink, and shown later, not sooner.
+ * How often Ink may draw the chat. Ink puts off a render asked for sooner than 1000 / maxFps ms
+ * after its last one, its wait starting again with each new request; at 60 that wait (17 ms) ends
+ * before the next stream frame, so each frame is drawn as soon as it is handed over.
  */
-export const STREAM_FRAME_MS = 40;
+export const INK_MAX_FPS = 60;
+/**
+ * The shortest frame: a token waits half of it on average before it is drawn. Drawing a frame costs
+ * a millisecond or two since Ink's layout caches last from one frame to the next (scripts/ink-caches.mjs).
+ */
+export const STREAM_FRAME_MS = 20;
 /**
  * A frame lasts at least this many times as long as the last one took to draw, so drawing a stream
  * takes at most about a quarter of a core: on a slow or busy machine the frames spread out instead.
