@@ -42,7 +42,14 @@ function piecesOf(line: string): Piece[] {
   }));
 }
 
-const columns = (text: string): number => Array.from(text).length;
+/** Code points; the code units are counted until a surrogate pair (two units, one point) turns up. */
+function columns(text: string): number {
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit >= 0xd800 && unit <= 0xdfff) return Array.from(text).length;
+  }
+  return text.length;
+}
 
 const styleCode = (sequence: string): number => Number(STYLE.exec(sequence)?.[1]?.split(';')[0] || 0);
 

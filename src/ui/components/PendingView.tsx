@@ -1,14 +1,14 @@
 /** The part of the screen that still changes: a spinner, the streaming reply, a running tool, or an approval question. */
 import { Box, Text, useStdout } from 'ink';
 import Spinner from 'ink-spinner';
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import { assertNever } from '../../shared/errors.js';
 import { formatCall } from '../../present/tool-line.js';
 import { formatProgress } from '../../present/tool-progress.js';
 import { ApprovalQuestion } from './ApprovalQuestion.js';
 import type { Activity } from '../history.js';
-import { renderMarkdown } from '../markdown.js';
 import { sanitizeForTerminal } from '../../shared/terminal-text.js';
+import { StreamingMarkdown } from '../streaming-markdown.js';
 import { visibleTail } from '../visible-tail.js';
 
 function Working({ label }: { label: string }): React.JSX.Element {
@@ -33,11 +33,14 @@ const STREAMING_ROWS = 12;
 function StreamingReply({ text, width }: { text: string; width: number }): React.JSX.Element {
   const { stdout } = useStdout();
   const rows = Math.max(1, Math.min(STREAMING_ROWS, (stdout.rows || 24) - RESERVED_ROWS));
-  const tail = visibleTail(renderMarkdown(text, width), width, rows);
+  const [markdown] = useState(() => new StreamingMarkdown());
+  const view = markdown.render(text, width);
+  const tail = visibleTail(view.text, width, rows);
+  const hiddenLines = view.hiddenLines + tail.hiddenLines;
   return (
     <Box flexDirection="column">
-      {tail.hiddenLines > 0 ? (
-        <Text dimColor>{`… ${tail.hiddenLines} more lines above; the whole reply follows when it is complete`}</Text>
+      {hiddenLines > 0 ? (
+        <Text dimColor>{`… ${hiddenLines} more lines above; the whole reply follows when it is complete`}</Text>
       ) : null}
       <Text>{tail.text}</Text>
     </Box>

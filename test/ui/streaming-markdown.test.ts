@@ -1,0 +1,88 @@
+/**
+ * The live reply rendered from a moving start: at every point of a stream, the lines it shows
+ * are exactly the last lines of rendering the whole reply, and the count of lines above adds up;
+ * and on a long reply the start really moves, so a frame's work stays the same size.
+ */
+import { describe, expect, it, vi } from 'vitest';
+
+// Styles on, as in a terminal: a style spanning a moved start must show up as a difference.
+vi.hoisted(() => {
+  process.env.FORCE_COLOR = '1';
+});
+
+const { renderMarkdown } = await import('../../src/ui/markdown.js');
+const { StreamingMarkdown } = await import('../../src/ui/streaming-markdown.js');
+
+const WIDTH = 60;
+
+/** Streams `reply` in chunks of `chunk` characters and checks the view against a whole render at each. */
+function streamAndCompare(reply: string, chunk: number): { hiddenLines: number; shownLines: number } {
+  const markdown = new StreamingMarkdown();
+  let view = { text: '', hiddenLines: 0 };
+  for (let end = chunk; end < reply.length + chunk; end += chunk) {
+    const text = reply.slice(0, end);
+    view = markdown.render(text, WIDTH);
+    const whole = renderMarkdown(text, WIDTH).split('\n');
+    const shown = view.text.split('\n');
+    expect({ at: end, hidden: view.hiddenLines }).toEqual({ at: end, hidden: whole.length - shown.length });
+    expect(shown).toEqual(whole.slice(view.hiddenLines));
+  }
+  return { hiddenLines: view.hiddenLines, shownLines: view.text.split('\n').length };
+}
+
+const words = (count: number): string =>
+  Array.from({ length: count }, (_, index) => `word${index}${index % 7 === 0 ? ',' : ''}`).join(' ');
+
+describe('StreamingMarkdown', () => {
+  it('a long plain paragraph: shows the whole render’s last lines, from a start that moves on', () => {
+    const { hiddenLines, shownLines } = streamAndCompare(words(1500), 23);
+    expect(hiddenLines).toBeGreaterThan(100);
+    expect(shownLines).toBeLessThanOrEqual(48);
+  });
+
+  it('a long reply of many blocks (lists, a fence with blank lines, a quote, styles): the same lines as a whole render', () => {
+    const section = (n: number): string =>
+      [
+        `## Part ${n}`,
+        '',
+        `Some **bold words that run on for a while** and \`code\` in part ${n}, ${words(40)}`,
+        '',
+        '1. first item',
+        '2. second item that is long enough to wrap past the edge of a sixty column window',
+        '',
+        '10. a loose item after a blank line',
+        '',
+        '```js',
+        'const a = 1;',
+        '',
+        'const b = 2; // a blank line inside the fence',
+        '```',
+        '',
+        `> a quoted line, ${words(15)}`,
+        '',
+        `*an emphasis that spans ${words(30)} to its end*`,
+        '',
+      ].join('\n');
+    const reply = Array.from({ length: 12 }, (_, n) => section(n)).join('\n');
+    const { hiddenLines, shownLines } = streamAndCompare(reply, 17);
+    expect(hiddenLines).toBeGreaterThan(200);
+    expect(shownLines).toBeLessThanOrEqual(48);
+  });
+
+  it('markup inside a long paragraph keeps the start where the words still match, and the lines exact', () => {
+    const paragraph = `${words(200)} **${words(300)}** ${words(200)} [a link](https://example.com) ${words(400)}`;
+    streamAndCompare(paragraph, 31);
+  });
+
+  it('a new reply, or a new width, starts again from the beginning', () => {
+    const markdown = new StreamingMarkdown();
+    markdown.render(words(1000), WIDTH);
+    const fresh = markdown.render('A new reply.', WIDTH);
+    expect(fresh).toEqual({ text: renderMarkdown('A new reply.', WIDTH), hiddenLines: 0 });
+    const long = words(1000);
+    markdown.render(long, WIDTH);
+    const wider = markdown.render(long, WIDTH + 20);
+    const whole = renderMarkdown(long, WIDTH + 20).split('\n');
+    expect(wider.text.split('\n')).toEqual(whole.slice(wider.hiddenLines));
+  });
+});
