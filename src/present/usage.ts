@@ -6,7 +6,9 @@
 import type { StatsSnapshot } from '../chat/session-stats.js';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-const count = (n: number): string => n.toLocaleString('en-US');
+/** One formatter for every count: `toLocaleString` builds a new one at each call. */
+const COUNT = new Intl.NumberFormat('en-US');
+const count = (n: number): string => COUNT.format(n);
 
 /** The one line a model's reasoning folds to once its answer starts. */
 export function thoughtLine(durationMs: number): string {

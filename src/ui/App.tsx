@@ -4,7 +4,7 @@
  * Keys: Esc or Ctrl+C cancel a turn; Ctrl+C at an empty prompt or Ctrl+D quit; Ctrl+R searches earlier inputs.
  */
 import { Box, Static, useApp, useInput, useStdout, type Key } from 'ink';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatSession } from '../session/chat-session.js';
 import { approvalKey } from './approval-keys.js';
 import { askedArgument, isBusy, type ChatState } from './chat-state.js';
@@ -128,9 +128,12 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
   }, [state.exiting, exit]);
 
   const remember = inputHistory && ((text: string): void => void inputHistory.add(text));
-  useInput((input, key) =>
-    handleKey(input, key, { chat, currentLine: () => lineRef.current, setLine, exit, remember }),
-  );
+  // One handler for the program's life, which calls this render's: Ink subscribes a handler anew
+  // whenever it changes, which would be at every frame of a streaming reply.
+  const keyHandler = useRef<(input: string, key: Key) => void>(() => undefined);
+  keyHandler.current = (input, key) =>
+    handleKey(input, key, { chat, currentLine: () => lineRef.current, setLine, exit, remember });
+  useInput(useCallback((input: string, key: Key) => keyHandler.current(input, key), []));
 
   const width = stdout.columns || 80;
   return (

@@ -1,9 +1,10 @@
 /** The input line with its cursor; while something is asked (a prompt's argument, a server's question), it leads the line. */
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import { sanitizeForTerminal } from '../../shared/terminal-text.js';
 import type { LineState } from '../line-editor.js';
 
-export function Prompt({
+function InputLine({
   line,
   busy,
   label,
@@ -36,3 +37,6 @@ export function Prompt({
     </Box>
   );
 }
+
+/** Memoised: a streaming reply redraws the screen at every frame, and the line changes only as it is typed. */
+export const Prompt = memo(InputLine);

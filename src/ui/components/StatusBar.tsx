@@ -1,5 +1,6 @@
 /** Model, Ollama and each server's state, updated as servers come up. */
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import type { ServerStatus } from '../../session/chat-session.js';
 import type { OllamaStatus } from '../ollama-status.js';
 import { contextGauge } from '../../present/usage.js';
@@ -40,7 +41,7 @@ function ContextGauge({ context }: { context: { used: number; size: number } }):
   );
 }
 
-export function StatusBar({
+function Status({
   model,
   ollama,
   servers,
@@ -65,3 +66,6 @@ export function StatusBar({
     </Box>
   );
 }
+
+/** Memoised: a streaming reply redraws the screen at every frame; the bar changes only with a server, Ollama or the context. */
+export const StatusBar = memo(Status);
