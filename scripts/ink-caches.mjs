@@ -24,22 +24,38 @@ const WIDTHS = 'new RecentCache(500)';
 
 /** Per file of ink/build: the text that is there, and what it becomes. */
 const EDITS = {
-  'measure-text.js': [['const cache = new Map();', `const cache = ${TEXTS};`]],
-  'wrap-text.js': [
+  'ink/build/measure-text.js': [['const cache = new Map();', `const cache = ${TEXTS};`]],
+  'ink/build/wrap-text.js': [
     ['const cache = {};', `const cache = ${TEXTS};`],
     ['const cachedText = cache[cacheKey];', 'const cachedText = cache.get(cacheKey);'],
     ['cache[cacheKey] = wrappedText;', 'cache.set(cacheKey, wrappedText);'],
   ],
-  'output.js': [
+  'ink/build/output.js': [
     ['    widths = new Map();', `    widths = ${WIDTHS};`],
     ['    blockWidths = new Map();', `    blockWidths = ${TEXTS};`],
     ['    styledChars = new Map();', `    styledChars = ${TEXTS};`],
+    // Printable ASCII is one cell per character with no style: no need for the tokenizer's grapheme segmenter.
+    [
+      'cached = styledCharsFromTokens(tokenize(line));',
+      "cached = /^[\\x20-\\x7e]*$/.test(line) ? Array.from(line, (value) => ({ type: 'char', value, fullWidth: false, styles: [] })) : styledCharsFromTokens(tokenize(line));",
+    ],
     // One set of caches for every frame (Output is made anew for each), declared below the class.
     ['    caches = new OutputCaches();', '    caches = FRAME_CACHES;'],
     [
       'export default class Output {',
       `const FRAME_CACHES = new OutputCaches();\nconst DRAWN_ROWS = ${TEXTS};\nconst BLANK_CELL = { type: 'char', value: ' ', fullWidth: false, styles: [] };\nexport default class Output {`,
     ],
+  ],
+  // Ink measures each text node's widest line at every frame, uncached: a streamed reply's lines
+  // are measured again each time, though only its last one is new.
+  'widest-line/index.js': [
+    [
+      'lineWidth = Math.max(lineWidth, stringWidth(line));',
+      `let width = LINE_WIDTHS.get(line);
+		if (width === undefined) LINE_WIDTHS.set(line, (width = stringWidth(line)));
+		lineWidth = Math.max(lineWidth, width);`,
+    ],
+    ['export default function widestLine', `const LINE_WIDTHS = ${TEXTS};\nexport default function widestLine`],
   ],
 };
 
@@ -121,13 +137,15 @@ function replaceMethod(file, source, start, { sha256, replacement }) {
   const hash = createHash('sha256').update(method).digest('hex');
   if (hash !== sha256) {
     throw new Error(
-      `ink/build/${file} has a different ${JSON.stringify(start.trim())} (sha256 ${hash}): review scripts/ink-caches.mjs for this Ink release`,
+      `${file} has a different ${JSON.stringify(start.trim())} (sha256 ${hash}): review scripts/ink-caches.mjs for this Ink release`,
     );
   }
   return source.replace(method, replacement);
 }
 
-const INK_BUILD_FILE = /[\\/]node_modules[\\/]ink[\\/]build[\\/](measure-text|wrap-text|output)\.js$/;
+/** The files edited, as `EDITS` names them: the part of the path after `node_modules/`. */
+const EDITED_FILE =
+  /[\\/]node_modules[\\/]((?:ink[\\/]build[\\/](?:measure-text|wrap-text|output)|widest-line[\\/]index)\.js)$/;
 
 /** `source` with every edit for `file` made, or an error naming the first that no longer applies. */
 export function patchInkSource(file, source) {
@@ -135,20 +153,23 @@ export function patchInkSource(file, source) {
   for (const [from, to] of EDITS[file]) {
     if (!patched.includes(from)) {
       throw new Error(
-        `ink/build/${file} no longer contains ${JSON.stringify(from)}: review scripts/ink-caches.mjs for this Ink release`,
+        `${file} no longer contains ${JSON.stringify(from)}: review scripts/ink-caches.mjs for this Ink release`,
       );
     }
     patched = patched.replace(from, to);
   }
-  if (file === 'output.js') patched = replaceMethod(file, patched, '    get() {', OUTPUT_GET);
+  if (file === 'ink/build/output.js') patched = replaceMethod(file, patched, '    get() {', OUTPUT_GET);
   return `import { RecentCache } from ${JSON.stringify(RECENT_CACHE)};\n${patched}`;
 }
 
 export const inkCaches = {
   name: 'ink-caches',
   setup(pluginBuild) {
-    pluginBuild.onLoad({ filter: INK_BUILD_FILE }, async (args) => ({
-      contents: patchInkSource(path.basename(args.path), await fs.promises.readFile(args.path, 'utf8')),
+    pluginBuild.onLoad({ filter: EDITED_FILE }, async (args) => ({
+      contents: patchInkSource(
+        (EDITED_FILE.exec(args.path)?.[1] ?? '').replaceAll('\\', '/'),
+        await fs.promises.readFile(args.path, 'utf8'),
+      ),
       resolveDir: path.dirname(args.path),
       loader: 'js',
     }));

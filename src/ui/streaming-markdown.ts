@@ -9,8 +9,8 @@
  *   a space): markdown renders the blocks on either side of it alone, a blank line apart;
  * - the start of a wrapped line inside a long plain paragraph: words are wrapped greedily, so the
  *   lines from one that starts at a word depend only on the words from there. The move is made
- *   only when the source's words before that point are exactly the words shown (no markup, no
- *   escapes among them), so no style and no markup can span it.
+ *   only when the source's words before that point are exactly the words shown and hold nothing
+ *   that could pair with markup still to come, so no style and no markup can span it.
  *
  * The whole reply is rendered once, when complete, for the history. Stateful: one per live reply.
  */
@@ -28,8 +28,8 @@ export interface StreamingView {
  * Lines rendered from the start before it moves on, and lines it leaves behind when it does: both
  * well past the rows the live area shows, so the lines in sight always come from the same render.
  */
-const MAX_LINES = 48;
-const KEEP_LINES = 24;
+const MAX_LINES = 28;
+const KEEP_LINES = 16;
 
 /** A line that would open a block other than a paragraph (list, quote, heading, fence, table, HTML, setext rule). */
 const BLOCK_START = /^(?:[-+*>#|<`~=]|\d+[.)])/;
@@ -57,6 +57,13 @@ function blockBoundary(text: string): number | undefined {
   return undefined;
 }
 
+/**
+ * Characters that may pair with one further on (emphasis, code, strike-through, a link's text, a
+ * tag): shown as typed while the reply is unfinished, they may become markup when the rest
+ * arrives, so the start never moves past one.
+ */
+const PAIRED = /[*_`~[\]<>]/;
+
 /** Words as a person reads them: whitespace-separated, escapes gone. */
 const wordsOf = (text: string): string[] => stripVTControlCharacters(text).split(/\s+/).filter(Boolean);
 
@@ -70,7 +77,7 @@ function paragraphLineStart(source: string, lines: string[], line: number): numb
   const words = /\S+/g;
   for (const word of shown) {
     const next = words.exec(source);
-    if (next?.[0] !== word) return undefined;
+    if (next?.[0] !== word || PAIRED.test(word)) return undefined;
   }
   const start = words.exec(source);
   if (!start || BLOCK_START.test(start[0])) return undefined;

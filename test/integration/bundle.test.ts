@@ -107,13 +107,15 @@ describe('the built programs', () => {
     }
     const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
     expect(text).toContain('caches = FRAME_CACHES;');
+    expect(text).toContain('DRAWN_ROWS.get(key)');
+    expect(text).toContain('LINE_WIDTHS.get(line)');
     expect(text).not.toMatch(/(widths|blockWidths|styledChars) = new Map\(\)/);
   });
 
   it('a build against an Ink whose patched text changed stops and names the file to review', () => {
     const script = [
       "import { patchInkSource } from './scripts/ink-caches.mjs';",
-      "patchInkSource('output.js', 'export default class Output { caches = new SomethingElse(); }');",
+      "patchInkSource('ink/build/output.js', 'export default class Output { caches = new SomethingElse(); }');",
     ].join('\n');
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: REPO_ROOT,
@@ -121,6 +123,23 @@ describe('the built programs', () => {
     });
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('ink/build/output.js no longer contains');
+    expect(run.stderr).toContain('review scripts/ink-caches.mjs');
+  });
+
+  it('a build against an Ink whose replaced method changed stops and names it', () => {
+    // Ink's own output.js with one character of `get` changed: every text edit still applies.
+    const script = [
+      "import fs from 'node:fs';",
+      "import { patchInkSource } from './scripts/ink-caches.mjs';",
+      "const source = fs.readFileSync('node_modules/ink/build/output.js', 'utf8');",
+      "patchInkSource('ink/build/output.js', source.replace('const output = [];', 'const output = [ ];'));",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('ink/build/output.js has a different "get() {"');
     expect(run.stderr).toContain('review scripts/ink-caches.mjs');
   });
 
