@@ -110,6 +110,16 @@ function rssRow(sessions: Session[]): Row {
   });
 }
 
+/** What each V8 space gained between two samples, the largest first: which kind of thing the session keeps. */
+function spaceGrowth(from: HeapSample | undefined, to: HeapSample | undefined): string {
+  if (!from || !to) return 'n/a';
+  return Object.entries(to.spacesMb)
+    .map(([space, mb]): [string, number] => [space, mb - (from.spacesMb[space] ?? 0)])
+    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+    .map(([space, mb]) => `${space} ${mb >= 0 ? '+' : ''}${roundTo(mb, 2)}`)
+    .join(', ');
+}
+
 /** The leak check's row: the live heap at the last turn against the same session's at SETTLED_TURN. */
 function heapRow(heap: HeapSample[]): Row {
   const settled = heap[SETTLED_TURN / SAMPLE_EVERY]?.liveHeapMb ?? Number.NaN;
@@ -125,6 +135,10 @@ function heapRow(heap: HeapSample[]): Row {
       [`live heap every ${SAMPLE_EVERY} turns (MB)`]: trend(heap.map((sample) => sample.liveHeapMb)),
       'growth over the whole session (MB)': roundTo(last - (heap[0]?.liveHeapMb ?? Number.NaN), 1),
       'RSS right after each full collection (MB)': trend(heap.map((sample) => sample.rssMb)),
+      [`growth from turn ${SETTLED_TURN} by V8 space (MB)`]: spaceGrowth(
+        heap[SETTLED_TURN / SAMPLE_EVERY],
+        heap.at(-1),
+      ),
     },
   });
 }
