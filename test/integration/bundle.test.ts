@@ -6,7 +6,7 @@
  * languages, or the parts of date-fns that pino-roll never calls. Read from esbuild's own
  * account of the build (dist/bundle-meta.json); `npm test` builds first.
  */
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
@@ -112,15 +112,18 @@ describe('the built programs', () => {
     expect(text).not.toMatch(/(widths|blockWidths|styledChars) = new Map\(\)/);
   });
 
-  it('a build against an Ink whose patched text changed stops and names the file to review', () => {
+  /** Patches `source` (an expression over `fs`) as ink/build/output.js in a child process, as the build would. */
+  function patchOutput(source: string): SpawnSyncReturns<string> {
     const script = [
+      "import fs from 'node:fs';",
       "import { patchInkSource } from './scripts/ink-caches.mjs';",
-      "patchInkSource('ink/build/output.js', 'export default class Output { caches = new SomethingElse(); }');",
+      `patchInkSource('ink/build/output.js', ${source});`,
     ].join('\n');
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-    });
+    return spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8' });
+  }
+
+  it('a build against an Ink whose patched text changed stops and names the file to review', () => {
+    const run = patchOutput("'export default class Output { caches = new SomethingElse(); }'");
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('ink/build/output.js no longer contains');
     expect(run.stderr).toContain('review scripts/ink-caches.mjs');
@@ -128,16 +131,9 @@ describe('the built programs', () => {
 
   it('a build against an Ink whose replaced method changed stops and names it', () => {
     // Ink's own output.js with one character of `get` changed: every text edit still applies.
-    const script = [
-      "import fs from 'node:fs';",
-      "import { patchInkSource } from './scripts/ink-caches.mjs';",
-      "const source = fs.readFileSync('node_modules/ink/build/output.js', 'utf8');",
-      "patchInkSource('ink/build/output.js', source.replace('const output = [];', 'const output = [ ];'));",
-    ].join('\n');
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-    });
+    const run = patchOutput(
+      "fs.readFileSync('node_modules/ink/build/output.js', 'utf8').replace('const output = [];', 'const output = [ ];')",
+    );
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('ink/build/output.js has a different "get() {"');
     expect(run.stderr).toContain('review scripts/ink-caches.mjs');
