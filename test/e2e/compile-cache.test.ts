@@ -1,7 +1,8 @@
 /**
  * Node's module compile cache (Node 22.1 and later): the CLI turns it on before it loads anything
- * else, in Node's own default place, so the code a command loads is compiled once and not at every
- * start. Node 20 has no such cache: there the test is skipped, and every other test runs the CLI without it.
+ * else, in the user's own cache directory (`$XDG_CACHE_HOME/mcp-chat/compile-cache`), never in the
+ * shared temporary directory Node uses by default, so the code a command loads is compiled once and
+ * not at every start. Node 20 has no such cache: there the test is skipped.
  */
 import fs from 'node:fs';
 import module from 'node:module';
@@ -28,24 +29,35 @@ function filesUnder(dir: string): string[] {
 }
 
 describe.skipIf(!hasCompileCache)("the CLI's compile cache", () => {
-  it("is written to Node's default place, and a second start reads it and still works", async () => {
-    // Node's default is the system's temporary directory; NODE_COMPILE_CACHE unset, so only the CLI turns it on.
-    const env = cleanEnv({ TMPDIR: tmp });
+  it("is written to the user's own cache directory, not the shared temporary one, and a second start reads it and still works", async () => {
+    // Security: Node's default is `node-compile-cache` in the system's temporary directory, which another user can create first.
+    const cacheHome = path.join(tmp, 'cache-home');
+    const env = cleanEnv({ TMPDIR: tmp, XDG_CACHE_HOME: cacheHome });
     const first = await runCli(['tools', '--help'], { env });
     expect(first.code).toBe(0);
-    const cached = filesUnder(path.join(tmp, 'node-compile-cache'));
-    expect(cached.length).toBeGreaterThan(0);
+    expect(filesUnder(path.join(cacheHome, 'mcp-chat', 'compile-cache')).length).toBeGreaterThan(0);
+    expect(filesUnder(path.join(tmp, 'node-compile-cache'))).toEqual([]);
     const second = await runCli(['tools', '--help'], { env });
     expect(second).toEqual(first);
   });
 
-  it('is left off when NODE_DISABLE_COMPILE_CACHE is set', async () => {
-    const elsewhere = path.join(tmp, 'disabled');
-    fs.mkdirSync(elsewhere);
+  it('goes where NODE_COMPILE_CACHE says, when it is set', async () => {
+    const chosen = path.join(tmp, 'chosen');
+    const cacheHome = path.join(tmp, 'unused-home');
     const result = await runCli(['--version'], {
-      env: cleanEnv({ TMPDIR: elsewhere, NODE_DISABLE_COMPILE_CACHE: '1' }),
+      env: cleanEnv({ XDG_CACHE_HOME: cacheHome, NODE_COMPILE_CACHE: chosen }),
     });
     expect(result.code).toBe(0);
-    expect(filesUnder(path.join(elsewhere, 'node-compile-cache'))).toEqual([]);
+    expect(filesUnder(chosen).length).toBeGreaterThan(0);
+    expect(filesUnder(cacheHome)).toEqual([]);
+  });
+
+  it('is left off when NODE_DISABLE_COMPILE_CACHE is set', async () => {
+    const elsewhere = path.join(tmp, 'disabled');
+    const result = await runCli(['--version'], {
+      env: cleanEnv({ TMPDIR: tmp, XDG_CACHE_HOME: elsewhere, NODE_DISABLE_COMPILE_CACHE: '1' }),
+    });
+    expect(result.code).toBe(0);
+    expect(filesUnder(elsewhere)).toEqual([]);
   });
 });

@@ -27,8 +27,9 @@ export interface CliOptions {
 let stateHome: string | undefined;
 
 /**
- * A state directory (`XDG_STATE_HOME`) for this test process's children, so no test reads or writes
- * the developer's own (trusted directories), whatever HOME it sets; removed when the process ends.
+ * A state directory (`XDG_STATE_HOME`, and `XDG_CACHE_HOME` inside it) for this test process's
+ * children, so no test reads or writes the developer's own (trusted directories, compile cache),
+ * whatever HOME it sets; removed when the process ends.
  */
 function testStateHome(): string {
   if (stateHome === undefined) {
@@ -43,7 +44,14 @@ function testStateHome(): string {
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG'];
   const base = Object.fromEntries(keep.flatMap((key) => (process.env[key] ? [[key, process.env[key] as string]] : [])));
-  return { ...base, MCP_CHAT_LOG_LEVEL: 'debug', XDG_STATE_HOME: testStateHome(), ...extra };
+  const home = testStateHome();
+  return {
+    ...base,
+    MCP_CHAT_LOG_LEVEL: 'debug',
+    XDG_STATE_HOME: home,
+    XDG_CACHE_HOME: path.join(home, 'cache'),
+    ...extra,
+  };
 }
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {

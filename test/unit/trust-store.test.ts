@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256, snapshot, TrustStore, type FileSnapshot } from '../../src/config/trust-store.js';
-import { stateDir } from '../../src/shared/state-dir.js';
+import { cacheDir, stateDir } from '../../src/shared/state-dir.js';
 
 let dir: string;
 let storeFile: string;
@@ -109,5 +109,13 @@ describe('stateDir', () => {
     expect(stateDir({ XDG_STATE_HOME: '/s', HOME: '/h' })).toBe('/s/mcp-chat');
     expect(stateDir({ HOME: '/h' })).toBe('/h/.local/state/mcp-chat');
     expect(stateDir({ XDG_STATE_HOME: 'relative/state', HOME: '/h' })).toBe('/h/.local/state/mcp-chat');
+  });
+});
+
+describe('cacheDir', () => {
+  it('is $XDG_CACHE_HOME/mcp-chat, else ~/.cache/mcp-chat; a relative XDG_CACHE_HOME is ignored', () => {
+    expect(cacheDir({ XDG_CACHE_HOME: '/c', HOME: '/h' })).toBe('/c/mcp-chat');
+    expect(cacheDir({ HOME: '/h', XDG_STATE_HOME: '/s' })).toBe('/h/.cache/mcp-chat');
+    expect(cacheDir({ XDG_CACHE_HOME: 'relative/cache', HOME: '/h' })).toBe('/h/.cache/mcp-chat');
   });
 });
