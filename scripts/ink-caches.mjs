@@ -140,7 +140,8 @@ function replaceMethod(file, source, start, { sha256, replacement }) {
       `${file} has a different ${JSON.stringify(start.trim())} (sha256 ${hash}): review scripts/ink-caches.mjs for this Ink release`,
     );
   }
-  return source.replace(method, replacement);
+  // A function, so `$` in the replacement is taken as written, never as a replacement pattern.
+  return source.replace(method, () => replacement);
 }
 
 /** The files edited, as `EDITS` names them: the part of the path after `node_modules/`. */
@@ -156,7 +157,7 @@ export function patchInkSource(file, source) {
         `${file} no longer contains ${JSON.stringify(from)}: review scripts/ink-caches.mjs for this Ink release`,
       );
     }
-    patched = patched.replace(from, to);
+    patched = patched.replace(from, () => to);
   }
   if (file === 'ink/build/output.js') patched = replaceMethod(file, patched, '    get() {', OUTPUT_GET);
   return `import { RecentCache } from ${JSON.stringify(RECENT_CACHE)};\n${patched}`;
