@@ -2,18 +2,21 @@
  * BM25 ranking of a tool catalogue (MiniSearch), built once per catalogue: the host hands out
  * the same array until a server's tools change. Words are stemmed on both sides (`clicking`
  * finds `click`), and a longer word also finds the words it starts (`screenshots`, `navig…`).
- * A request also looks, at a lower weight, for the verbs equivalent to its own and for the
+ * A request also looks, at a lower weight, for the words equivalent to its own and for the
  * parameter its values are for (query-expansion.ts).
  */
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { ToolSpec } from '../types.js';
-import { actionEquivalents, valueHints } from './query-expansion.js';
+import { equivalents, valueHints } from './query-expansion.js';
 import { identifierWords, type ToolDocument, toolDocument } from './tool-text.js';
 
-const FIELDS: (keyof ToolDocument)[] = ['server', 'name', 'title', 'description', 'parameters'];
-/** A word in a tool's name says more about what it does than one in a paragraph of description. */
-const FIELD_BOOST: Partial<Record<keyof ToolDocument, number>> = { name: 3, server: 2, title: 2 };
+const FIELDS: (keyof ToolDocument)[] = ['server', 'name', 'title', 'description', 'parameters', 'nested'];
+/**
+ * A word in a tool's name says more about what it does than one in a paragraph of description; a
+ * field inside a parameter (Notion's `parent.database_id`) says less than a parameter of its own.
+ */
+const FIELD_BOOST: Partial<Record<keyof ToolDocument, number>> = { name: 3, server: 2, title: 2, nested: 0.5 };
 /**
  * What an equivalent verb or a value's parameter counts beside the user's own word: it may name
  * a neighbouring action. Half was best on the odd lines of the bench corpus (0.3–0.7 alike).
@@ -50,21 +53,37 @@ export class LexicalIndex {
     },
   });
 
+  /** Every term some tool is found by (as `processTerm` makes them). */
+  private readonly vocabulary = new Set<string>();
+
   constructor(tools: ToolSpec[]) {
-    this.index.addAll(tools.map(toolDocument));
+    const documents = tools.map(toolDocument);
+    this.index.addAll(documents);
+    for (const document of documents)
+      for (const field of FIELDS) for (const word of tokenize(document[field])) this.addToVocabulary(word);
+  }
+
+  private addToVocabulary(word: string): void {
+    const term = processTerm(word);
+    if (term !== null) this.vocabulary.add(term);
   }
 
   /**
    * Each matching tool's score for `query`, by `server.tool`; tools that match nothing are absent.
-   * `widen`: also look for equivalent verbs and value hints; for the message being answered, which
-   * says the action wanted. Earlier messages set the topic; widened, their verbs only add noise.
+   * `widen`: also look for equivalent words and value hints; for the message being answered, which
+   * says the action wanted. Earlier messages set the topic; widened, their words only add noise.
    */
   scores(query: string, widen = true): Map<string, number> {
     if (!widen) return new Map(this.index.search(query).map((hit) => [String(hit.id), hit.score]));
     const terms = tokenize(query).flatMap((word) => processTerm(word) ?? []);
     const hints = valueHints(query).flatMap((word) => processTerm(word) ?? []);
-    const added = [...new Set([...actionEquivalents(terms, processTerm), ...hints])].filter(
-      (term) => !terms.includes(term),
+    // A word no tool uses ("reply") can only be found by its equivalents ("comment"): they stand for it in full.
+    const standIns = equivalents(
+      terms.filter((term) => !this.vocabulary.has(term)),
+      processTerm,
+    ).filter((term) => !terms.includes(term));
+    const added = [...new Set([...equivalents(terms, processTerm), ...hints])].filter(
+      (term) => !terms.includes(term) && !standIns.includes(term),
     );
     // One search, so a tool matching the user's word and an equivalent counts as matching more of the request.
     const hits = this.index.search({
@@ -73,6 +92,7 @@ export class LexicalIndex {
         query,
         // Already processed: the added words are index terms, stemmed once.
         { queries: [added.join(' ')], processTerm: (term) => term, boostTerm: () => EXPANSION_WEIGHT },
+        { queries: [standIns.join(' ')], processTerm: (term) => term },
       ],
     });
     return new Map(hits.map((hit) => [String(hit.id), hit.score]));

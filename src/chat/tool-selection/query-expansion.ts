@@ -1,9 +1,11 @@
 /**
  * What a request is widened with before the lexical search, at a lower weight than its own words.
  * Everyday words for the actions tool names are built from: a user "forgets" what a tool
- * `delete`s, "grabs a picture" a tool `screenshot`s, "hits" the key a tool `press`es. Only words
- * for actions, equivalent whatever the server: no nouns of any one domain. And the parameter a
- * value is for, read from its form: a web address is a `url`, a file name a `file` `path`.
+ * `delete`s, "grabs a picture" a tool `screenshot`s, "hits" the key a tool `press`es. Everyday
+ * words for the things software shows and keeps: a "popup" is a `dialog`, a "db" a `database`, a
+ * "folder" a `directory`. Only words that mean the same whatever the server: no vocabulary of one
+ * product. And the parameter a value is for, read from its form: a web address is a `url`, a file
+ * name a `file` `path`. An equivalent counts in full for a word no tool uses (lexical-index.ts).
  */
 
 /** Each line: words that name the same action in tool names and in requests. */
@@ -14,7 +16,7 @@ const ACTION_GROUPS = [
   'list browse enumerate',
   'search find lookup locate query',
   'update edit change modify set patch alter adjust',
-  'move rename relocate',
+  'move rename relocate drag',
   'screenshot capture snapshot picture photo',
   'write save store',
   'navigate go visit goto',
@@ -32,10 +34,44 @@ const ACTION_GROUPS = [
 ].map((line) => line.split(' '));
 
 /**
- * The equivalents of each word of `terms` (as `normalize` makes them), none of `terms` itself.
+ * Each line: words for one thing software shows or keeps, as tools and as people name it. Written
+ * from the words of common servers' tools; checked against requests held out of the tuning (bench/).
+ */
+const THING_GROUPS = [
+  'dialog popup modal alert prompt confirmation',
+  'field box textbox textarea input',
+  'dropdown select menu picker combobox',
+  'link url address hyperlink href',
+  'website site webpage page',
+  'folder directory dir',
+  'size space bytes big large biggest largest',
+  'tree hierarchy structure nested layout outline',
+  'row record entry item',
+  'column property field attribute',
+  'table database db sheet spreadsheet',
+  'user account member profile',
+  'fact observation detail info information',
+  'theme appearance scheme mode dark light',
+  'log console output',
+  'request network traffic',
+  'key keyboard keystroke shortcut',
+  'tab window',
+  'title heading name',
+  'text content body',
+  'paper article preprint publication',
+  'zip compress gzip archive',
+  'accept confirm approve ok agree',
+  'dismiss reject decline',
+  'toggle switch flip',
+].map((line) => line.split(' '));
+const GROUPS = [...ACTION_GROUPS, ...THING_GROUPS];
+
+/**
+ * The equivalents of each word of `terms` (as `normalize` makes them), none of `terms` itself: the
+ * other words of each action or thing it names.
  * `normalize` is the index's own term processing, so a group's words match as stemmed there.
  */
-export function actionEquivalents(terms: string[], normalize: (word: string) => string | null): string[] {
+export function equivalents(terms: string[], normalize: (word: string) => string | null): string[] {
   const groups = normalizedGroups(normalize);
   const own = new Set(terms);
   const added = new Set<string>();
@@ -53,7 +89,7 @@ let normalized: { normalize: (word: string) => string | null; groups: Map<string
 function normalizedGroups(normalize: (word: string) => string | null): Map<string, string[][]> {
   if (normalized?.normalize !== normalize) {
     const groups = new Map<string, string[][]>();
-    for (const line of ACTION_GROUPS) {
+    for (const line of GROUPS) {
       const words = [...new Set(line.flatMap((word) => normalize(word) ?? []))];
       for (const word of words) groups.set(word, [...(groups.get(word) ?? []), words]);
     }
@@ -75,7 +111,8 @@ const DOMAINS = new Set('com org net io dev app ai co edu gov info me us uk de f
 
 /**
  * The words of the parameter a value in the request is for: a web address goes to a `url`, a file
- * name or path to a `path` of a `file`. Read from the value's form, so they hold for any server.
+ * name or path to a `path` of a `file`, a property access such as `document.title` to `code` or a
+ * `function`. Read from the value's form, so they hold for any server.
  */
 export function valueHints(text: string): string[] {
   const hints = new Set<string>();
@@ -90,10 +127,18 @@ export function valueHints(text: string): string[] {
     else if (isPath(word) || (extension !== undefined && FILE_EXTENSIONS.has(extension))) {
       hints.add('file');
       hints.add('path');
-    }
+    } else if (PROPERTY_ACCESS.test(word)) for (const hint of CODE_HINTS) hints.add(hint);
   }
   return [...hints];
 }
+
+/**
+ * Code quoted in a request: a property access such as `document.title` (a file or a site was ruled
+ * out before). Two letters a part at least, so `e.g` is not code.
+ */
+const PROPERTY_ACCESS = /^[A-Za-z_$][\w$]+(?:\.[A-Za-z_$][\w$]+)+$/;
+/** The words of the parameters code goes to. */
+const CODE_HINTS = ['code', 'function', 'javascript'];
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 

@@ -1,10 +1,13 @@
 /**
- * What a tool is found by: its server, name, title, description and parameter names, with
+ * What a tool is found by: its server, name, title, description, parameter names and the names of
+ * the fields inside its parameters, with
  * identifiers split into words (`browser_navigate`, `API-post-search` and `createEntities` are
  * read as the words a person would type).
  */
 import { displayName } from '../tool-naming.js';
-import type { ToolSpec } from '../types.js';
+import { isRecord } from '../../shared/is-record.js';
+import type { JsonSchemaObject, ToolSpec } from '../types.js';
+import { DEFINITION_KEYS, referencedDefinitions } from './compact-tool.js';
 
 /** Splits `snake_case`, `kebab-case` and `camelCase` identifiers into space-separated words. */
 export function identifierWords(identifier: string): string {
@@ -23,6 +26,30 @@ export interface ToolDocument {
   title: string;
   description: string;
   parameters: string;
+  /** Names of the fields inside the parameters, through `$ref`s: what an object parameter holds. */
+  nested: string;
+}
+
+/** The property names below a schema's own parameters, in the definitions they refer to too. */
+function nestedNames(schema: JsonSchemaObject): string[] {
+  const names: string[] = [];
+  const collect = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(collect);
+    if (!isRecord(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties' && isRecord(value)) {
+        names.push(...Object.keys(value));
+        Object.values(value).forEach(collect);
+      } else if (!(DEFINITION_KEYS as readonly string[]).includes(key)) collect(value);
+    }
+  };
+  Object.values(schema.properties ?? {}).forEach(collect);
+  for (const key of DEFINITION_KEYS) {
+    const definitions = schema[key];
+    if (!isRecord(definitions)) continue;
+    for (const name of referencedDefinitions(schema, definitions)) collect(definitions[name]);
+  }
+  return names;
 }
 
 export function toolDocument(tool: ToolSpec): ToolDocument {
@@ -34,6 +61,7 @@ export function toolDocument(tool: ToolSpec): ToolDocument {
     title: tool.annotations?.title ?? '',
     description: tool.description,
     parameters: parameters.map(identifierWords).join(' '),
+    nested: nestedNames(tool.inputSchema).map(identifierWords).join(' '),
   };
 }
 

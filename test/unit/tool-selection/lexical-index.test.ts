@@ -1,4 +1,7 @@
-/** Ranking by words: a request finds tools by the verbs equivalent to its own, and by the form of its values. */
+/**
+ * Ranking by words: a request finds tools by the words equivalent to its own, by the form of its
+ * values, and by the fields inside a tool's parameters.
+ */
 import { describe, expect, it } from 'vitest';
 import { LexicalIndex } from '../../../src/chat/tool-selection/lexical-index.js';
 import { manyToolsCatalogue } from '../../helpers/many-tools.js';
@@ -25,17 +28,39 @@ describe('LexicalIndex', () => {
     expect(index.scores('log into staging.acme.io', false).has('playwright.browser_navigate')).toBe(false);
   });
 
-  it("the user's own word counts more than its equivalent", () => {
-    const scores = index.scores('delete Jake');
-    const equivalent = index.scores('forget Jake');
-    expect(scores.get('memory.delete_entities')).toBeGreaterThan(equivalent.get('memory.delete_entities') ?? 0);
+  it("the user's own word counts more than its equivalent, where some tool uses it", () => {
+    const own = index.scores('edit the notes file');
+    const equivalent = index.scores('change the notes file');
+    expect(own.get('filesystem.edit_file')).toBeGreaterThan(equivalent.get('filesystem.edit_file') ?? 0);
+  });
+
+  it('a word no tool uses stands for its equivalents in full: reply → comment', () => {
+    const reply = index.scores('reply on the launch page').get('notion.API-create-a-comment');
+    const comment = index.scores('comment on the launch page').get('notion.API-create-a-comment');
+    expect(reply).toBeGreaterThan(0);
+    expect(reply).toBeCloseTo(comment ?? 0, 6);
+  });
+
+  it('finds a tool by another name for the thing it works on: popup → dialog, db → database', () => {
+    expect(rank('a popup asks me to confirm, say ok', 'playwright.browser_handle_dialog')).toBe(1);
+    expect(rank('what is in my reading list db', 'notion.API-retrieve-a-database')).toBe(1);
+  });
+
+  it("finds a tool by a field inside a parameter: Notion's page parent takes a `database_id`", () => {
+    expect(rank('add a page to the database', 'notion.API-post-page')).toBe(1);
+    expect(index.scores('database', false).has('notion.API-post-page')).toBe(true);
   });
 
   it('a web address finds the tools that take a url; a file name, those that take a path', () => {
     expect(rank('log into staging', 'playwright.browser_navigate')).toBe(0);
     expect(rank('log into staging.acme.io', 'playwright.browser_navigate')).toBeGreaterThan(0);
     expect(rank('log into staging.acme.io', 'playwright.browser_navigate')).toBeLessThanOrEqual(3);
-    expect(index.scores('how big is it?').has('filesystem.get_file_info')).toBe(false);
-    expect(index.scores('how big is data/export.csv?').has('filesystem.get_file_info')).toBe(true);
+    expect(index.scores('how old is it?').has('filesystem.get_file_info')).toBe(false);
+    expect(index.scores('how old is data/export.csv?').has('filesystem.get_file_info')).toBe(true);
+  });
+
+  it('code quoted in a request finds the tools that take code', () => {
+    expect(rank('what does the title return?', 'playwright.browser_evaluate')).toBe(0);
+    expect(rank('what does document.title return?', 'playwright.browser_evaluate')).toBeGreaterThan(0);
   });
 });

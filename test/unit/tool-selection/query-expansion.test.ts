@@ -1,24 +1,29 @@
-/** The words a request is widened with: equivalent verbs, and the parameter its values are for. */
+/** The words a request is widened with: equivalent words, and the parameter its values are for. */
 import { describe, expect, it } from 'vitest';
-import { actionEquivalents, valueHints } from '../../../src/chat/tool-selection/query-expansion.js';
+import { equivalents, valueHints } from '../../../src/chat/tool-selection/query-expansion.js';
 
 const asIs = (word: string): string => word;
 
-describe('actionEquivalents', () => {
+describe('equivalents', () => {
   it('adds the verbs that name the same action, and none of the words already there', () => {
-    const added = actionEquivalents(['forget', 'jake'], asIs);
+    const added = equivalents(['forget', 'jake'], asIs);
     expect(added).toEqual(expect.arrayContaining(['delete', 'remove', 'erase']));
     expect(added).not.toContain('forget');
     expect(added).not.toContain('jake');
   });
 
-  it('adds nothing for words that are not action verbs', () => {
-    expect(actionEquivalents(['sister', 'porto'], asIs)).toEqual([]);
+  it('adds the other names of a thing software shows or keeps', () => {
+    expect(equivalents(['popup'], asIs)).toEqual(expect.arrayContaining(['dialog', 'modal']));
+    expect(equivalents(['folder'], asIs)).toContain('directory');
+  });
+
+  it('adds nothing for words that name neither an action nor such a thing', () => {
+    expect(equivalents(['sister', 'porto'], asIs)).toEqual([]);
   });
 
   it('matches through the normalizer, and answers in its terms: the index stems both sides', () => {
     const normalize = (word: string): string => word.toLowerCase().replace(/s$/, '');
-    const added = actionEquivalents([normalize('Hits')], normalize);
+    const added = equivalents([normalize('Hits')], normalize);
     expect(added).toContain(normalize('press'));
     expect(added).not.toContain('press');
   });
@@ -34,17 +39,17 @@ describe('valueHints', () => {
     ['make a folder docs/api/v2', ['file', 'path']],
     ['attach ~/cv/resume.pdf', ['file', 'path']],
     ['what is in ./src?', ['file', 'path']],
+    ['what does document.title return here?', ['code', 'function', 'javascript']],
   ])('%j → %j', (text, hints) => {
     expect(valueHints(text).sort()).toEqual([...hints].sort());
   });
 
   it.each([
     'put jane.doe@gmail.com in the email box',
-    'what does document.title return here?',
     'the priority/audience metadata',
     'e.g. version 3.5',
     'hit enter',
-  ])('no hint in %j: an address, a property, "and/or", numbers', (text) => {
+  ])('no hint in %j: an address, "and/or", abbreviations, numbers', (text) => {
     expect(valueHints(text)).toEqual([]);
   });
 });
