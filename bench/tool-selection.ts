@@ -58,17 +58,28 @@ const withoutContext = (): Context => ({ earlier: [], used: [] });
 const BROWSER_SESSION: Context = { earlier: ['open example.com'], used: ['playwright.browser_navigate'] };
 const hasContext = (request: Request): boolean => request.earlier !== undefined || request.used !== undefined;
 
-function load(): { tools: ToolSpec[]; requests: Request[] } {
-  const tools = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'many-tools-catalogue.json'), 'utf8')) as ToolSpec[];
-  const requests = fs
-    .readFileSync(path.join(FIXTURES, 'tool-requests.jsonl'), 'utf8')
+function readRequests(file: string): Request[] {
+  return fs
+    .readFileSync(path.join(FIXTURES, file), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => Request.parse(JSON.parse(line)));
+}
+
+/**
+ * The catalogue, the corpus, and the held-out requests: written apart from the corpus and never
+ * read while choosing the ranking's words and weights, so their recall is what requests nobody
+ * tuned for get.
+ */
+function load(): { tools: ToolSpec[]; requests: Request[]; heldOut: Request[] } {
+  const tools = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'many-tools-catalogue.json'), 'utf8')) as ToolSpec[];
+  const requests = readRequests('tool-requests.jsonl');
   const withEarlier = requests.filter(hasContext).length;
   if (withEarlier > MAX_WITH_CONTEXT)
     throw new Error(`${withEarlier} requests carry context; at most ${MAX_WITH_CONTEXT} may`);
-  return { tools, requests };
+  const heldOut = readRequests('tool-requests-heldout.jsonl');
+  if (heldOut.some(hasContext)) throw new Error('held-out requests are first messages: none may carry context');
+  return { tools, requests, heldOut };
 }
 
 /**
@@ -141,8 +152,9 @@ function perServer(results: Hits): string {
     .join(', ');
 }
 
-async function recallRow(tools: ToolSpec[], requests: Request[], share: number): Promise<Row> {
+async function recallRow(tools: ToolSpec[], requests: Request[], heldOut: Request[], share: number): Promise<Row> {
   const native = await hits(tools, requests, share, 'native');
+  const unseen = await hits(tools, heldOut, share, 'native');
   const text = await hits(tools, requests, share, 'json');
   const bare = await hits(tools, requests, share, 'native', withoutContext);
   // Requests that turn to another server: every one not served by the browser, asked in a browser session.
@@ -165,6 +177,7 @@ async function recallRow(tools: ToolSpec[], requests: Request[], share: number):
       'budget, tokens': budget,
       'tools offered, median (native)': summarize(native.map((result) => result.offered)).median,
       'recall per server (native)': perServer(native),
+      [`recall of the ${heldOut.length} held-out requests (native; not used for tuning)`]: `${roundTo(recallOf(unseen), 3)}; per server: ${perServer(unseen)}`,
       'recall without the conversation context (native)': roundTo(recallOf(bare), 3),
       [`recall of the ${elsewhere.length} requests not for the browser, asked in a browser session (native)`]: `${roundTo(recallOf(turned), 3)} (${roundTo(recallOf(alone), 3)} as a conversation's first message)`,
       'recall with text tool calls (json mode; more tools fit)': roundTo(recallOf(text), 3),
@@ -196,8 +209,8 @@ async function selectTimes(tools: ToolSpec[], requests: Request[], numCtx: numbe
 
 export async function benchToolSelection(): Promise<BenchmarkResult> {
   const began = performance.now();
-  const { tools, requests } = load();
-  const rows = await Promise.all(BUDGETS.map((share) => recallRow(tools, requests, share)));
+  const { tools, requests, heldOut } = load();
+  const rows = await Promise.all(BUDGETS.map((share) => recallRow(tools, requests, heldOut, share)));
   // Warm the caches both paths keep per catalogue (index, costs), as a running session has them.
   await selectTimes(tools, requests.slice(0, 1), NUM_CTX);
   await selectTimes(tools, requests.slice(0, 1), 1_000_000);
@@ -231,6 +244,8 @@ export async function benchToolSelection(): Promise<BenchmarkResult> {
         (embeddings
           ? `by words and by embeddings from ${process.env.BENCH_EMBED_MODEL} on ${process.env.BENCH_OLLAMA_HOST}. `
           : 'by words only (BM25): no embedding model runs here (set BENCH_OLLAMA_HOST and BENCH_EMBED_MODEL to add one). ') +
+        `A row's side figures also give recall on the ${heldOut.length} requests of bench/fixtures/tool-requests-heldout.jsonl, ` +
+        'written apart from the corpus and never read while the ranking was tuned. ' +
         'A hit: one of the tools that serve the request is among those ' +
         'offered. Recall is measured for native tool calls (definitions in the request) and, as a side figure, for text ' +
         'tool calls (catalogue in the system prompt, cheaper per tool). The time row runs the same selection with a ' +
