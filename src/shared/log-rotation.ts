@@ -48,6 +48,8 @@ export async function openRotatingLog(
     sync: true,
     mkdir: true,
   });
+  // Before the first write of this run: appended after a torn line, that line would swallow it.
+  dropTornLastLine(stream.file);
   const relink = (): void => {
     try {
       pointLinkAt(options.file, stream.file);
@@ -59,6 +61,39 @@ export async function openRotatingLog(
   // SonicBoom emits `ready` each time pino-roll reopens it on the next numbered file.
   stream.on('ready', relink);
   return stream;
+}
+
+/** How far back a torn line is looked for at a time. */
+const TAIL_CHUNK = 64 * 1024;
+
+/**
+ * A run killed mid-write (SIGKILL, power loss) can leave the last line cut: the kernel may stop a
+ * write between pages. That part is cut off, so every line of the log stays a whole JSON record.
+ */
+export function dropTornLastLine(file: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r+');
+  } catch {
+    return; // Not written yet.
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buffer = Buffer.alloc(TAIL_CHUNK);
+    for (let end = size; end > 0; end -= TAIL_CHUNK) {
+      const start = Math.max(0, end - TAIL_CHUNK);
+      const read = fs.readSync(fd, buffer, 0, end - start, start);
+      const newline = buffer.subarray(0, read).lastIndexOf(0x0a);
+      if (newline >= 0 || start === 0) {
+        const whole = newline >= 0 ? start + newline + 1 : 0;
+        // A file that grew while it was read is another run's, mid-write: its line will end whole.
+        if (whole < size && fs.fstatSync(fd).size === size) fs.ftruncateSync(fd, whole);
+        return;
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { dropTornLastLine } from '../../src/shared/log-rotation.js';
 import { openLogger } from '../../src/shared/log.js';
 
 let dir: string;
@@ -67,5 +68,43 @@ describe('the rotated log', () => {
     expect(text).toContain('the log file link could not be placed');
     expect(text).toContain('"msg":"still logged"');
     expect(fs.readdirSync(path.dirname(file)).filter((name) => name.endsWith('.link'))).toEqual([]);
+  });
+
+  it('a line torn by a kill mid-write is cut off when the log is next opened, so the next run starts on a line of its own', async () => {
+    const first = await openLogger({ level: 'info', file });
+    first.info('a whole line');
+    // What a SIGKILL between two pages of a write leaves: the start of a record, no newline.
+    fs.appendFileSync(file, '{"level":30,"time":1,"msg":"cut sh');
+    const next = await openLogger({ level: 'info', file });
+    next.info('the next run');
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['a whole line', 'the next run']);
+  });
+});
+
+describe('dropTornLastLine', () => {
+  it.each([
+    ['a whole log', 'a\nb\n', 'a\nb\n'],
+    ['a torn last line', 'a\nb\n{"cut', 'a\nb\n'],
+    ['only a torn line', '{"cut', ''],
+    ['an empty file', '', ''],
+  ])('%s', (_name, text, kept) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+    dropTornLastLine(file);
+    expect(fs.readFileSync(file, 'utf8')).toBe(kept);
+  });
+
+  it('finds the last whole line further back than one read (a torn line longer than 64 KB)', () => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `first\n${'x'.repeat(200_000)}`);
+    dropTornLastLine(file);
+    expect(fs.readFileSync(file, 'utf8')).toBe('first\n');
+  });
+
+  it('a file not written yet is left alone', () => {
+    expect(() => dropTornLastLine(path.join(dir, 'none.log'))).not.toThrow();
+    expect(fs.existsSync(path.join(dir, 'none.log'))).toBe(false);
   });
 });
