@@ -1,17 +1,12 @@
 #!/usr/bin/env node
 /**
- * The `mcp-chat` executable. First it tunes V8's heap growth (src/cli/heap-tuning.ts: it must come
- * before the program's start-up collection). Then it turns on Node's module compile cache (Node
- * 22.1 and later) before anything else is loaded, so that the code a command loads is compiled
- * once, not at every start; under Node 20, which has no such cache, the call is skipped. Then it
- * runs the command line.
+ * The `mcp-chat` executable. It turns on Node's module compile cache (Node 22.1 and later) before
+ * anything else is loaded, so that the code a command loads is compiled once, not at every start;
+ * then it runs the command line. Under Node 20, which has no such cache, the call is skipped.
  */
 import module from 'node:module';
 import path from 'node:path';
-import { tuneHeap } from './cli/heap-tuning.js';
 import { cacheDir } from './shared/state-dir.js';
-
-tuneHeap();
 
 /** `module.enableCompileCache` exists from Node 22.1 on; `engines` allows Node 20, whose typings lack it. */
 type CompileCacheModule = typeof module & { enableCompileCache?: (directory: string) => unknown };
