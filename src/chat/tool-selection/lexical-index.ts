@@ -18,8 +18,8 @@ const FIELDS: (keyof ToolDocument)[] = ['server', 'name', 'title', 'description'
  */
 const FIELD_BOOST: Partial<Record<keyof ToolDocument, number>> = { name: 3, server: 2, title: 2, nested: 0.5 };
 /**
- * What an equivalent verb or a value's parameter counts beside the user's own word: it may name
- * a neighbouring action. Half was best on the odd lines of the bench corpus (0.3–0.7 alike).
+ * What an equivalent word or a value's parameter counts beside the user's own word: it may name
+ * a neighbouring action or thing. Half was best on the odd lines of the bench corpus (0.3–0.7 alike).
  */
 const EXPANSION_WEIGHT = 0.5;
 /** Words too common in requests and descriptions alike to say which tool is meant. */

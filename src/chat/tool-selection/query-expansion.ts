@@ -35,7 +35,8 @@ const ACTION_GROUPS = [
 
 /**
  * Each line: words for one thing software shows or keeps, as tools and as people name it. Written
- * from the words of common servers' tools; checked against requests held out of the tuning (bench/).
+ * from the words of common servers' tools; the tool-selection bench reports recall on requests
+ * held out of the tuning beside its corpus.
  */
 const THING_GROUPS = [
   'dialog popup modal alert prompt confirmation',

@@ -1,8 +1,7 @@
 /**
  * What a tool is found by: its server, name, title, description, parameter names and the names of
- * the fields inside its parameters, with
- * identifiers split into words (`browser_navigate`, `API-post-search` and `createEntities` are
- * read as the words a person would type).
+ * the fields inside its parameters, with identifiers split into words (`browser_navigate`,
+ * `API-post-search` and `createEntities` are read as the words a person would type).
  */
 import { displayName } from '../tool-naming.js';
 import { isRecord } from '../../shared/is-record.js';
