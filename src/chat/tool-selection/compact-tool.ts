@@ -14,7 +14,7 @@ const MAX_PARAMETER_DESCRIPTION = 100;
 const MAX_BARE_DESCRIPTION = 100;
 /** Keys that only document a schema; `description` is shortened instead. */
 const DOCUMENTATION_KEYS = new Set(['$schema', '$comment', 'examples', 'title', 'markdownDescription']);
-export const DEFINITION_KEYS = ['$defs', 'definitions'] as const;
+const DEFINITION_KEYS = ['$defs', 'definitions'] as const;
 /** Keys whose value is a map of names to schemas: the names are data, not schema keywords. */
 const NAMED_SCHEMA_KEYS = new Set(['properties', ...DEFINITION_KEYS]);
 
@@ -87,10 +87,7 @@ function compactSchema(schema: unknown, parameterChars: number): unknown {
 }
 
 /** Names of the `$defs` (or `definitions`) reached from the schema's own body, following refs through defs. */
-export function referencedDefinitions(
-  schema: Record<string, unknown>,
-  definitions: Record<string, unknown>,
-): Set<string> {
+function referencedDefinitions(schema: Record<string, unknown>, definitions: Record<string, unknown>): Set<string> {
   const reached = new Set<string>();
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
@@ -112,7 +109,7 @@ export function referencedDefinitions(
 }
 
 /** Drops definitions nothing refers to: some servers send one shared set of `$defs` with every tool. */
-function withoutUnusedDefinitions(schema: JsonSchemaObject): JsonSchemaObject {
+export function withoutUnusedDefinitions(schema: JsonSchemaObject): JsonSchemaObject {
   const pruned: JsonSchemaObject = { ...schema };
   for (const key of DEFINITION_KEYS) {
     const definitions = schema[key];

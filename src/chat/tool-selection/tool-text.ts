@@ -6,7 +6,7 @@
 import { displayName } from '../tool-naming.js';
 import { isRecord } from '../../shared/is-record.js';
 import type { JsonSchemaObject, ToolSpec } from '../types.js';
-import { DEFINITION_KEYS, referencedDefinitions } from './compact-tool.js';
+import { withoutUnusedDefinitions } from './compact-tool.js';
 
 /** Splits `snake_case`, `kebab-case` and `camelCase` identifiers into space-separated words. */
 export function identifierWords(identifier: string): string {
@@ -39,15 +39,13 @@ function nestedNames(schema: JsonSchemaObject): string[] {
       if (key === 'properties' && isRecord(value)) {
         names.push(...Object.keys(value));
         Object.values(value).forEach(collect);
-      } else if (!(DEFINITION_KEYS as readonly string[]).includes(key)) collect(value);
+      } else collect(value);
     }
   };
-  Object.values(schema.properties ?? {}).forEach(collect);
-  for (const key of DEFINITION_KEYS) {
-    const definitions = schema[key];
-    if (!isRecord(definitions)) continue;
-    for (const name of referencedDefinitions(schema, definitions)) collect(definitions[name]);
-  }
+  // Definitions live at the root; those nothing refers to say nothing about this tool.
+  const used = withoutUnusedDefinitions(schema);
+  for (const root of [used.properties, used.$defs, used.definitions])
+    if (isRecord(root)) Object.values(root).forEach(collect);
   return names;
 }
 
