@@ -12,8 +12,9 @@
  * How much each may grow is a V8 flag read when the decision is taken (`--heap-growing-percent`,
  * `--semi-space-growth-factor`), so `v8.setFlagsFromString` changes them in a running process;
  * flags read only when the heap is set up, such as `--max-semi-space-size`, have no effect from
- * here. Only the chat sets them, and only once it has started: set at process start they made
- * every command's start slower (more full collections while the program loads; bench/fixes.md).
+ * here. Only the chat sets them, and only a few seconds after its servers are up: set at process
+ * start they made every command's start slower (more full collections while the program loads),
+ * and the full collection made here takes 30–60 ms of the main thread (bench/fixes.md).
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
