@@ -18,7 +18,7 @@
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
-import vm from 'node:vm';
+import { garbageCollector } from '../shared/garbage-collector.js';
 
 /**
  * The old generation may grow to 1.5 times what survived the last full collection before the
@@ -42,17 +42,6 @@ function youngGenerationBytes(): number {
 }
 
 /**
- * A full collection now. `gc` is given only to contexts made while `--expose-gc` is set, so a
- * throwaway context lends it (about 7 ms to make); the flag is unset again at once.
- */
-function collectNow(): void {
-  v8.setFlagsFromString('--expose-gc');
-  const collect = vm.runInNewContext('gc') as () => void;
-  v8.setFlagsFromString('--no-expose-gc');
-  collect();
-}
-
-/**
  * Sets the old generation's growing factor, and after each collection lets the young generation
  * grow only while growing would not take it past the cap (a factor of 1 stops it; V8 may still
  * shrink it when the process is idle, and it may then grow again). Then it runs one full
@@ -69,7 +58,7 @@ export function tuneHeapForLongSession(youngGenerationCapBytes = YOUNG_GENERATIO
     capped = atCap;
     v8.setFlagsFromString(`--semi-space-growth-factor=${atCap ? 1 : DEFAULT_SEMI_SPACE_GROWTH_FACTOR}`);
   };
-  collectNow();
+  garbageCollector()();
   // Start-up may already have grown it to the cap: the next collection must not double it again.
   capYoungGeneration();
   // A performance observer does not keep the process alive.

@@ -1,17 +1,9 @@
 /**
- * Memory measures for leak tests: what survives a full collection, in this process (`gc()`) or
- * in another one (a V8 heap snapshot, as `node --heapsnapshot-signal` writes it).
+ * Memory measures for leak tests: what survives a full collection in another process (a V8 heap
+ * snapshot, as `node --heapsnapshot-signal` writes it); in this one, src/shared/garbage-collector.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
-
-/** `gc()` without starting node with --expose-gc: heap figures are only comparable after a full collection. */
-export function collectGarbage(): () => void {
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
-}
 
 interface HeapSnapshotFile {
   snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]] } };

@@ -9,7 +9,7 @@ import type { LlmCapabilities, LlmChunk, LlmRequest } from '../../src/chat/types
 import { ChatSession } from '../../src/session/chat-session.js';
 import { silentLogger } from '../../src/shared/log.js';
 import { McpHost } from '../../src/mcp/host.js';
-import { collectGarbage } from '../helpers/memory.js';
+import { garbageCollector } from '../../src/shared/garbage-collector.js';
 import { builtServer, isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
 import { descendants } from '../helpers/tmux.js';
 import { collect, ofType, textCall } from '../helpers/turns.js';
@@ -67,7 +67,7 @@ describe(`${TURNS} consecutive turns in one process`, () => {
     const { chatbot } = new ChatSession(testRuntime({}, { maxMessages: MAX_MESSAGES }), host, llm, {
       approvalRule: () => false,
     });
-    const gc = collectGarbage();
+    const gc = garbageCollector();
     let warm = { heap: 0, listeners: 0, children: [] as number[] };
     for (let n = 1; n <= TURNS; n++) {
       // A signal per turn, as the REPL gives one: nothing may stay attached to it once the turn is over.

@@ -14,7 +14,7 @@ import { createLogger } from '../../src/shared/log.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { ChatSession } from '../../src/session/chat-session.js';
 import { ScriptedLlm } from '../fakes/scripted-llm.js';
-import { collectGarbage } from '../helpers/memory.js';
+import { garbageCollector } from '../../src/shared/garbage-collector.js';
 import { isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
 import { descendants } from '../helpers/tmux.js';
 import { collect, ofType, textCall } from '../helpers/turns.js';
@@ -223,7 +223,7 @@ describe('what the host keeps of a misbehaving server', () => {
   it('an unfinished 128 MB stderr line is cut as it arrives, never held in memory', async () => {
     const { host: underTest } = startHost({});
     await underTest.start();
-    const gc = collectGarbage();
+    const gc = garbageCollector();
     gc();
     const before = process.memoryUsage().heapUsed;
     const result = await underTest.callTool({
