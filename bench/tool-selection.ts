@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { EmbeddingRanker } from '../src/chat/tool-selection/embedding-ranker.js';
 import { catalogueTokens } from '../src/chat/tool-selection/tool-cost.js';
 import { ToolSelection } from '../src/chat/tool-selection/tool-selection.js';
+import { toolProtocol } from '../src/chat/tool-protocol.js';
 import type { ToolProtocolName, ToolSpec } from '../src/chat/types.js';
 import { createOllamaClient } from '../src/ollama/client.js';
 import { createLogger } from '../src/shared/log.js';
@@ -127,13 +128,19 @@ async function hits(
   protocol: ToolProtocolName,
   context: (request: Request) => Context = withContext,
 ) {
-  const results: { request: Request; hit: boolean; offered: number }[] = [];
+  const results: { request: Request; hit: boolean; offered: number; listed: number }[] = [];
   for (const request of requests) {
     const before = context(request);
     const selection = sessionWith(before, NUM_CTX, share);
     const { offer } = await selection.select(tools, protocol, { message: request.request, earlier: before.earlier });
     const offered = new Set(offer.tools.map((tool) => tool.name));
-    results.push({ request, hit: request.expected.some((name) => offered.has(name)), offered: offer.tools.length });
+    const listed = offer.tools.filter((tool) => tool.listed).length;
+    results.push({
+      request,
+      hit: request.expected.some((name) => offered.has(name)),
+      offered: offer.tools.length,
+      listed,
+    });
   }
   return results;
 }
@@ -176,6 +183,7 @@ async function recallRow(tools: ToolSpec[], requests: Request[], heldOut: Reques
     details: {
       'budget, tokens': budget,
       'tools offered, median (native)': summarize(native.map((result) => result.offered)).median,
+      'of them listed in the system prompt, median (native)': summarize(native.map((result) => result.listed)).median,
       'recall per server (native)': perServer(native),
       [`recall of the ${heldOut.length} held-out requests (native; not used for tuning)`]: `${roundTo(recallOf(unseen), 3)}; per server: ${perServer(unseen)}`,
       'recall without the conversation context (native)': roundTo(recallOf(bare), 3),
@@ -192,15 +200,20 @@ async function recallRow(tools: ToolSpec[], requests: Request[], heldOut: Reques
   });
 }
 
-/** Milliseconds `select` takes per request (after its context), with the given context size. */
+/**
+ * Milliseconds a request's tools take to choose and write (after its context), with the given
+ * context size: `select`, and the system prompt with the tools it lists.
+ */
 async function selectTimes(tools: ToolSpec[], requests: Request[], numCtx: number): Promise<number[]> {
   const times: number[] = [];
+  const native = toolProtocol('native');
   for (let pass = 0; pass < TIMING_PASSES; pass++) {
     for (const request of requests) {
       const before = withContext(request);
       const selection = sessionWith(before, numCtx, 0.25, false);
       const start = performance.now();
-      await selection.select(tools, 'native', { message: request.request, earlier: before.earlier });
+      const chosen = await selection.select(tools, 'native', { message: request.request, earlier: before.earlier });
+      native.systemPrompt(chosen.tools, chosen.listed);
       times.push(performance.now() - start);
     }
   }
@@ -247,9 +260,10 @@ export async function benchToolSelection(): Promise<BenchmarkResult> {
         `A row's side figures also give recall on the ${heldOut.length} requests of bench/fixtures/tool-requests-heldout.jsonl, ` +
         'written apart from the corpus and never read while the ranking was tuned. ' +
         'A hit: one of the tools that serve the request is among those ' +
-        'offered. Recall is measured for native tool calls (definitions in the request) and, as a side figure, for text ' +
-        'tool calls (catalogue in the system prompt, cheaper per tool). The time row runs the same selection with a ' +
-        'context large enough for every tool, where nothing is ranked.',
+        'offered. Recall is measured for native tool calls (the first five as definitions in the request, the rest as ' +
+        'lines of the system prompt) and, as a side figure, for text tool calls (the whole list in the system prompt). ' +
+        'The time row times the selection and the system prompt it writes, against the same with a context large ' +
+        'enough for every tool, where nothing is ranked.',
       warmup: 'one request per path (builds the index and the cost caches, as a running session has them)',
       runs: `1 pass per budget for recall; ${TIMING_PASSES} passes over the corpus for time`,
     },

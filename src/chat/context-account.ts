@@ -26,9 +26,11 @@ export function accountFor(
   offer: ToolOffer,
 ): ContextAccount {
   const promptTokens = estimateTextTokens(prompt.systemPrompt);
+  // Natively, the tools listed in the prompt are still the tools' share.
+  const toolsInPrompt = prompt.toolsInPrompt ? offer.tokens : (offer.listedTokens ?? 0);
   return {
     numCtx,
-    systemTokens: prompt.toolsInPrompt ? Math.max(0, promptTokens - offer.tokens) : promptTokens,
+    systemTokens: Math.max(0, promptTokens - toolsInPrompt),
     toolTokens: offer.tokens,
     offer,
   };

@@ -146,14 +146,14 @@ export class MCPChatbot {
     const protocol = await this.currentProtocol();
     const catalogue = this.options.host.listTools();
     const userMessages = this.conversation.userMessages();
-    const { tools, offer, findTools } = await this.options.toolSelection.select(
+    const { tools, listed, offer, findTools } = await this.options.toolSelection.select(
       catalogue,
       protocol.name,
       this.rankingRequest(userMessages),
       signal,
     );
     yield { type: 'tools-offered', step, offer };
-    const systemPrompt = protocol.systemPrompt(tools);
+    const systemPrompt = protocol.systemPrompt(tools, listed);
     const definitions = protocol.offer(tools);
     const account = accountFor(this.options.numCtx, { systemPrompt, toolsInPrompt: definitions === undefined }, offer);
     checkMessageFits(account, userMessages.at(-1) ?? '', this.conversation.all().slice(0, -1));

@@ -1,10 +1,12 @@
 /**
  * The system prompt: who the assistant is, the live tool catalogue grouped by server
  * with each tool's parameters, and the exact JSON object to answer with to use a tool.
- * In native tool mode the catalogue travels in `tools`, so the prompt stays short. Each
+ * In native tool mode the catalogue travels in `tools`, so the prompt stays short (but for
+ * the tools listed when only part of a large catalogue fits the budget). Each
  * server's instructions (its own words, quoted) go under its heading; natively, in a
  * short "Server notes" section.
  */
+import { typeNotation } from './schema-notation.js';
 import type { JsonSchemaObject, ToolProtocolName, ToolSpec } from './types.js';
 
 const INTRO = 'You are a helpful assistant running in a terminal. Answer concisely, in Markdown where it helps.';
@@ -16,8 +18,9 @@ interface PropertySchema {
   default?: unknown;
 }
 
-function describeProperty(name: string, schema: PropertySchema, required: boolean): string {
-  const type = Array.isArray(schema.type) ? schema.type.join('|') : (schema.type ?? 'any');
+function describeProperty(name: string, schema: PropertySchema, required: boolean, root: JsonSchemaObject): string {
+  // The values are said as "one of" below.
+  const type = typeNotation(schema.enum ? { ...schema, enum: undefined } : schema, root);
   const details = [
     required ? 'required' : 'optional',
     schema.enum ? `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}` : undefined,
@@ -70,7 +73,7 @@ export function describeTool(tool: ToolSpec): string[] {
   const lines = [`- ${tool.name}: ${tool.description.split('\n')[0] ?? ''}`];
   const required = new Set(tool.inputSchema.required ?? []);
   for (const [name, schema] of properties(tool.inputSchema)) {
-    lines.push(`    - ${describeProperty(name, schema, required.has(name))}`);
+    lines.push(`    - ${describeProperty(name, schema, required.has(name), tool.inputSchema)}`);
   }
   return lines;
 }
@@ -92,20 +95,47 @@ function quotedInstructions(instructions: string | undefined): string[] {
   return ['Its instructions, in its own words:', ...quoted];
 }
 
+/** A server's heading in a tool list or the server notes. */
+export const serverHeading = (server: string): string => `## Server "${server}"`;
+
 function describeServer(server: string, tools: ToolSpec[], write: CallWriter, instructions?: string): string {
-  const lines = [`## Server "${server}"`, ...quotedInstructions(instructions), ...tools.flatMap(describeTool)];
+  const lines = [serverHeading(server), ...quotedInstructions(instructions), ...tools.flatMap(describeTool)];
   const first = tools[0];
   if (first) lines.push(`Example: ${exampleCall(first, write)}`);
   return lines.join('\n');
 }
 
 /**
+ * What heads the tools listed in a native prompt. When only part of the catalogue fits, the
+ * likeliest few tools go as definitions and the rest as lines here, at a third of the cost each;
+ * the model calls one as text, which is read in every tool mode.
+ */
+export const LISTED_TOOLS_INTRO = [
+  '# More tools',
+  'These are not in your tool list, but you can use them: to use one, reply with ONLY this JSON object and nothing else:',
+  toolCallJson('<server>', '<tool>', { '<parameter>': '<value>' }),
+].join('\n');
+
+function listedTools(listed: ToolSpec[]): string[] {
+  const servers = [...new Set(listed.map((tool) => tool.server))];
+  return [
+    LISTED_TOOLS_INTRO,
+    ...servers.flatMap((server) => [
+      serverHeading(server),
+      ...listed.filter((tool) => tool.server === server).flatMap(describeTool),
+    ]),
+  ];
+}
+
+/**
  * Built once per catalogue and mode: the host hands out the same tools array until a
- * server's tools change, and a turn asks for the prompt at every step.
+ * server's tools change, and a turn asks for the prompt at every step. `listed`: natively, the
+ * offered tools that go as lines of the prompt; a selection of them is new at every request.
  */
 const built = new WeakMap<ToolSpec[], Map<ToolProtocolName, string>>();
 
-export function buildSystemPrompt(tools: ToolSpec[], mode: ToolProtocolName): string {
+export function buildSystemPrompt(tools: ToolSpec[], mode: ToolProtocolName, listed: ToolSpec[] = []): string {
+  if (listed.length > 0) return nativePrompt(tools, listed);
   let prompts = built.get(tools);
   if (!prompts) built.set(tools, (prompts = new Map()));
   let prompt = prompts.get(mode);
@@ -113,15 +143,21 @@ export function buildSystemPrompt(tools: ToolSpec[], mode: ToolProtocolName): st
   return prompt;
 }
 
+function nativePrompt(tools: ToolSpec[], listed: ToolSpec[]): string {
+  const native = `${INTRO}\nUse the provided tools when they help answer the question; otherwise answer directly. After a tool result arrives, use it to answer the user.`;
+  const instructions = instructionsByServer([...tools, ...listed]);
+  const notes = [...instructions].flatMap(([server, text]) => [serverHeading(server), ...quotedInstructions(text)]);
+  return [
+    native,
+    ...(notes.length > 0 ? ['', '# Server notes', ...notes] : []),
+    ...(listed.length > 0 ? ['', ...listedTools(listed)] : []),
+  ].join('\n');
+}
+
 function promptFor(tools: ToolSpec[], mode: ToolProtocolName): string {
   if (tools.length === 0) return `${INTRO}\nNo tools are available right now; answer from your own knowledge.`;
+  if (mode === 'native') return nativePrompt(tools, []);
   const instructions = instructionsByServer(tools);
-  if (mode === 'native') {
-    const native = `${INTRO}\nUse the provided tools when they help answer the question; otherwise answer directly. After a tool result arrives, use it to answer the user.`;
-    if (instructions.size === 0) return native;
-    const notes = [...instructions].flatMap(([server, text]) => [`## Server "${server}"`, ...quotedInstructions(text)]);
-    return [native, '', '# Server notes', ...notes].join('\n');
-  }
   const servers = [...new Set(tools.map((tool) => tool.server))];
   const write = CALL_WRITERS[mode];
   return [

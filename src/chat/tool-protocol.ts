@@ -10,7 +10,8 @@ import type { LlmToolDefinition, ToolProtocolName, ToolSpec } from './types.js';
 
 export interface ToolProtocol {
   readonly name: ToolProtocolName;
-  systemPrompt(tools: ToolSpec[]): string;
+  /** `listed`: natively, offered tools that go as lines of the prompt (tool-selection.ts). */
+  systemPrompt(tools: ToolSpec[], listed?: ToolSpec[]): string;
   /** What goes in the request's tool list; `undefined` when tools travel in the prompt. */
   offer(tools: ToolSpec[]): LlmToolDefinition[] | undefined;
 }
@@ -32,7 +33,11 @@ function toolDefinitions(tools: ToolSpec[]): LlmToolDefinition[] {
 }
 
 const PROTOCOLS: Record<ToolProtocolName, ToolProtocol> = {
-  native: { name: 'native', systemPrompt: (tools) => buildSystemPrompt(tools, 'native'), offer: toolDefinitions },
+  native: {
+    name: 'native',
+    systemPrompt: (tools, listed) => buildSystemPrompt(tools, 'native', listed),
+    offer: toolDefinitions,
+  },
   json: { name: 'json', systemPrompt: (tools) => buildSystemPrompt(tools, 'json'), offer: () => undefined },
   xml: { name: 'xml', systemPrompt: (tools) => buildSystemPrompt(tools, 'xml'), offer: () => undefined },
 };

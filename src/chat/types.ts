@@ -188,6 +188,8 @@ export interface OfferedTool {
   reason: OfferReason;
   /** Position in the request's ranking (1 = best); only for ranked tools. */
   rank?: number;
+  /** Natively: listed in the system prompt (called as text) rather than sent as a definition. */
+  listed?: true;
 }
 
 /** The tools one model request carries, and what they cost against the budget. */
@@ -198,6 +200,8 @@ export interface ToolOffer {
   budgetTokens: number;
   /** What the offered tools take, in estimated tokens. */
   tokens: number;
+  /** Natively, the part of `tokens` the tools listed in the system prompt take (with their heading). */
+  listedTokens?: number;
   /** `short`: descriptions cut to fit more tools (names, types and `required` are never cut). */
   form: 'full' | 'short';
   tools: OfferedTool[];

@@ -76,7 +76,8 @@ interface AskJson {
     catalogue: number;
     budgetTokens: number;
     tokens: number;
-    tools: { name: string }[];
+    listedTokens?: number;
+    tools: { name: string; listed?: true }[];
     embeddings?: unknown;
   }[];
 }
@@ -99,8 +100,9 @@ describe('ask with 95 tools at num_ctx 8192', () => {
       const [request] = ollama.chatRequests.filter((chat) => chat.messages.length > 0);
       expect(toolTokens(request)).toBeLessThanOrEqual(BUDGET_TOKENS);
       expect(offeredNames(request)).toContain('mcp-chat__find_tools');
-      expect(offeredNames(request).length).toBe((offer?.tools.length ?? 0) + 1);
-      expect(offeredNames(request).length).toBeLessThan(offer?.catalogue ?? 0);
+      const definitions = offer?.tools.filter((tool) => !tool.listed) ?? [];
+      expect(offeredNames(request).length).toBe(definitions.length + 1);
+      expect(offer?.tools.length).toBeLessThan(offer?.catalogue ?? 0);
     },
     RUN_MS,
   );
@@ -133,13 +135,44 @@ describe('ask with 95 tools at num_ctx 8192', () => {
     async () => {
       ollama = await startFakeOllama();
       ollama.script({ toolCalls: [{ name: 'everything__echo', arguments: { message: 'ping' } }] }, 'It echoed ping.');
-      const result = await ask(['--yes', 'hello']);
+      const result = await ask(['--yes', 'take a screenshot of the page']);
       expect(result.code).toBe(0);
       const [first] = ollama.chatRequests.filter((chat) => chat.messages.length > 0);
       expect(offeredNames(first)).not.toContain('everything__echo');
       const output = JSON.parse(result.stdout) as AskJson;
+      expect(output.toolsOffered[0]?.tools.map((tool) => tool.name)).not.toContain('everything.echo');
       expect(output.toolCalls).toMatchObject([{ server: 'everything', tool: 'echo', isError: false }]);
       expect(output.toolCalls[0]?.result).toContain('ping');
+    },
+    RUN_MS,
+  );
+
+  it(
+    'natively, the tools past the first few are listed in the system prompt, and one called there as text runs',
+    async () => {
+      ollama = await startFakeOllama();
+      const call = { action: 'use_tool', server: 'everything', tool: 'echo', arguments: { message: 'ping' } };
+      ollama.script(JSON.stringify(call), 'It echoed ping.');
+      const result = await ask(['--yes', 'hello']);
+      expect(result.code).toBe(0);
+      const output = JSON.parse(result.stdout) as AskJson;
+      const [offer] = output.toolsOffered;
+      const listed = offer?.tools.filter((tool) => tool.listed) ?? [];
+      expect(listed).toContainEqual(expect.objectContaining({ name: 'everything.echo', reason: 'ranked' }));
+      const [first] = ollama.chatRequests.filter((chat) => chat.messages.length > 0);
+      // Sent as definitions: the tools not listed, and find_tools.
+      expect(offeredNames(first)).toHaveLength((offer?.tools.length ?? 0) - listed.length + 1);
+      expect(offeredNames(first)).not.toContain('everything__echo');
+      const system = String(first?.messages[0]?.content);
+      const section = system.slice(system.indexOf('# More tools'));
+      expect(section).toContain('reply with ONLY this JSON object');
+      for (const { name } of listed) expect(section).toContain(`- ${name.slice(name.indexOf('.') + 1)}: `);
+      // What the section takes is what the offer counted, and with the definitions it keeps the budget.
+      expect(Math.ceil(section.length / 4)).toBeLessThanOrEqual(offer?.listedTokens ?? 0);
+      expect(toolTokens(first) + (offer?.listedTokens ?? 0)).toBeLessThanOrEqual(BUDGET_TOKENS);
+      expect(output.toolCalls).toMatchObject([{ server: 'everything', tool: 'echo', isError: false }]);
+      expect(output.toolCalls[0]?.result).toContain('ping');
+      expect(output.answer).toBe('It echoed ping.');
     },
     RUN_MS,
   );

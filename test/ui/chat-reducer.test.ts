@@ -132,6 +132,7 @@ describe('chat reducer', () => {
       tools: [
         { name: 'notion.API-get-self', reason: 'always' as const },
         { name: 'playwright.browser_take_screenshot', reason: 'ranked' as const, rank: 1 },
+        { name: 'memory.read_graph', reason: 'ranked' as const, rank: 7, listed: true as const },
       ],
       embeddings: { failed: 'model "nomic-embed-text" not found' },
     };
@@ -139,9 +140,11 @@ describe('chat reducer', () => {
     expect(state.items.at(-1)).toMatchObject({
       type: 'debug',
       text:
-        'step 1, tools offered: 2 of 95 (1990 of 2048 tokens, short descriptions), and find_tools\n' +
+        'step 1, tools offered: 3 of 95 (1990 of 2048 tokens, short descriptions; 1 of them listed in the system ' +
+        'prompt, called as text), and find_tools\n' +
         '  always: notion.API-get-self\n' +
         '  ranked: playwright.browser_take_screenshot #1\n' +
+        '  ranked, listed: memory.read_graph #7\n' +
         '  embeddings off: model "nomic-embed-text" not found',
     });
     expect(run(start(), event({ type: 'tools-offered', step: 1, offer }, false)).items).toEqual(start().items);

@@ -27,6 +27,13 @@ describe('context account', () => {
     expect(historyTokens(account)).toBe(6144 - 100 - 2000);
   });
 
+  it('natively, counts the tools listed in the system prompt once, as tools', () => {
+    const listing = { ...offer, listedTokens: 1500 };
+    const account = accountFor(8192, { systemPrompt: 'x'.repeat(6400), toolsInPrompt: false }, listing);
+    expect(account.systemTokens).toBe(100);
+    expect(historyTokens(account)).toBe(6144 - 100 - 2000);
+  });
+
   it('refuses a message that cannot fit, saying what took the space and what to do', () => {
     const earlier = [{ role: 'user' as const, content: 'y'.repeat(4000) }];
     const account = accountFor(8192, { systemPrompt: 'x'.repeat(400), toolsInPrompt: false }, offer);

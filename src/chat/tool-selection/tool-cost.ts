@@ -4,7 +4,7 @@
  * lines in the system prompt's catalogue.
  */
 import { estimateTextTokens } from '../conversation.js';
-import { describeTool } from '../system-prompt.js';
+import { describeTool, LISTED_TOOLS_INTRO, serverHeading } from '../system-prompt.js';
 import { modelName } from '../tool-naming.js';
 import type { ToolProtocolName, ToolSpec } from '../types.js';
 
@@ -33,4 +33,15 @@ function measure(tool: ToolSpec, protocol: ToolProtocolName): number {
 
 export function catalogueTokens(tools: ToolSpec[], protocol: ToolProtocolName): number {
   return tools.reduce((sum, tool) => sum + toolTokens(tool, protocol), 0);
+}
+
+/**
+ * What one more tool listed in a native prompt costs: its lines, and the heading of its server when
+ * it is the first of `listedServers` (the servers already listed), and the section's when it is the
+ * first of all.
+ */
+export function listedTokens(tool: ToolSpec, listedServers: ReadonlySet<string>): number {
+  const intro = listedServers.size === 0 ? estimateTextTokens(`\n${LISTED_TOOLS_INTRO}\n`) : 0;
+  const heading = listedServers.has(tool.server) ? 0 : estimateTextTokens(`${serverHeading(tool.server)}\n`);
+  return toolTokens(tool, 'json') + intro + heading;
 }

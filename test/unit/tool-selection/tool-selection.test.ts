@@ -4,7 +4,9 @@ import { compactTool } from '../../../src/chat/tool-selection/compact-tool.js';
 import { EmbeddingRanker, type TextEmbedder } from '../../../src/chat/tool-selection/embedding-ranker.js';
 import { toolTokens } from '../../../src/chat/tool-selection/tool-cost.js';
 import { ToolSelection, type ToolSelectionOptions } from '../../../src/chat/tool-selection/tool-selection.js';
+import { estimateTextTokens } from '../../../src/chat/conversation.js';
 import { displayName } from '../../../src/chat/tool-naming.js';
+import { toolProtocol } from '../../../src/chat/tool-protocol.js';
 import type { ToolSpec } from '../../../src/chat/types.js';
 import { silentLogger } from '../../../src/shared/log.js';
 import { manyToolsCatalogue } from '../../helpers/many-tools.js';
@@ -15,8 +17,6 @@ const ask = (message: string, earlier: string[] = []) => ({ message, earlier });
 function selection(options: Partial<ToolSelectionOptions> = {}): ToolSelection {
   return new ToolSelection({ numCtx: 8192, budgetShare: 0.25, alwaysInclude: {}, ...options });
 }
-
-const names = (tools: ToolSpec[]): string[] => tools.map(displayName);
 
 describe('tool selection', () => {
   it('offers the whole catalogue, as the servers describe it, when it fits the budget', async () => {
@@ -43,12 +43,35 @@ describe('tool selection', () => {
       ask('open example.com and take a screenshot'),
     );
     expect(tools.at(-1)).toBe(findTools);
-    expect(findTools?.description).toContain(`only ${tools.length - 1} of the ${catalogue.length} available tools`);
+    expect(findTools?.description).toContain(`only ${offer.tools.length} of the ${catalogue.length} available tools`);
     expect(findTools?.description).toContain('(servers: calculator, file, research, memory, sequential-thinking,');
     expect(tools.reduce((sum, tool) => sum + toolTokens(tool, 'native'), 0)).toBeLessThanOrEqual(2048);
     expect(offer.tokens).toBeLessThanOrEqual(2048);
     expect(offer.tools[0]).toEqual({ name: 'playwright.browser_take_screenshot', reason: 'ranked', rank: 1 });
     expect(offer.tools.length).toBeLessThan(catalogue.length);
+  });
+
+  it('natively lists the tools past the first few in the system prompt, and counts what the lines take', async () => {
+    const { tools, listed, offer } = await selection().select(
+      catalogue,
+      'native',
+      ask('open example.com and take a screenshot'),
+    );
+    // Five definitions and find_tools; the rest are lines, flagged in the offer in the same order.
+    expect(tools).toHaveLength(6);
+    expect(listed.length).toBeGreaterThan(10);
+    expect(offer.tools.filter((tool) => tool.listed).map((tool) => tool.name)).toEqual(listed.map(displayName));
+    const protocol = toolProtocol('native');
+    const withLines = estimateTextTokens(protocol.systemPrompt(tools, listed));
+    const without = estimateTextTokens(protocol.systemPrompt(tools));
+    // Each piece is rounded up on its own, so the count may run a token a piece over, never under.
+    expect(offer.listedTokens).toBeGreaterThanOrEqual(withLines - without);
+    expect(offer.listedTokens).toBeLessThanOrEqual(withLines - without + listed.length + 10);
+    const definitions = tools.reduce((sum, tool) => sum + toolTokens(tool, 'native'), 0);
+    expect(definitions + (offer.listedTokens ?? 0)).toBe(offer.tokens);
+    expect(offer.tokens).toBeLessThanOrEqual(2048);
+    // Text modes list every tool already: nothing is set apart.
+    expect((await selection().select(catalogue, 'json', ask('open example.com'))).listed).toEqual([]);
   });
 
   it('text modes pay for the catalogue lines, not JSON definitions, so more tools fit', async () => {
@@ -111,14 +134,16 @@ describe('tool selection', () => {
   it('find_tools returns the best matches not offered yet, and they are offered from the next request on', async () => {
     const chooser = selection();
     const first = await chooser.select(catalogue, 'native', ask('what is on my todo list?'));
-    expect(names(first.tools)).not.toContain('playwright.browser_press_key');
-    const result = await chooser.find({ server: 'mcp-chat', tool: 'find_tools', arguments: { query: 'press a key' } });
+    const offered = first.offer.tools.map((tool) => tool.name);
+    expect(offered).not.toContain('notion.API-create-a-comment');
+    const query = { query: 'comment on a page' };
+    const result = await chooser.find({ server: 'mcp-chat', tool: 'find_tools', arguments: query });
     expect(result.isError).toBe(false);
-    expect(result.forModel).toMatch(/^Found \d tools; they are offered from your next step on:\n- playwright\./);
-    expect(result.forModel).toContain('playwright.browser_press_key');
-    for (const offered of names(first.tools)) expect(result.forModel).not.toContain(`- ${offered}:`);
+    expect(result.forModel).toMatch(/^Found \d tools; they are offered from your next step on:\n- notion\./);
+    expect(result.forModel).toContain('notion.API-create-a-comment');
+    for (const name of offered) expect(result.forModel).not.toContain(`- ${name}:`);
     const next = await chooser.select(catalogue, 'native', ask('what is on my todo list?'));
-    expect(next.offer.tools).toContainEqual({ name: 'playwright.browser_press_key', reason: 'found' });
+    expect(next.offer.tools).toContainEqual({ name: 'notion.API-create-a-comment', reason: 'found' });
   });
 
   it('find_tools without a query is an error the model can act on', async () => {
