@@ -2,6 +2,13 @@
  * Loaded into the REPL with `node --expose-gc --import` by the memory benchmark's leak check
  * only: on SIGUSR2 it runs a full collection and appends one line to the file named by
  * MCP_CHAT_HEAP_PROBE_OUT, so what is still alive can be told from what V8 has not yet collected.
+ *
+ * A collection finds the objects a `FinalizationRegistry` watches dead, but the registry lets go
+ * of what it holds for them only in its cleanup, a task of its own after the collection. undici
+ * registers one for every `fetch` given a signal (its holdings keep that signal and its
+ * listeners), so a sample taken straight after one collection counted every request since the
+ * last full collection the session ran by itself: about one a turn. The probe collects, lets
+ * those tasks run, and collects again.
  */
 import fs from 'node:fs';
 import v8 from 'node:v8';
@@ -15,18 +22,43 @@ export interface HeapSample {
   spacesMb: Record<string, number>;
 }
 
-const out = process.env.MCP_CHAT_HEAP_PROBE_OUT;
-const collect = (globalThis as { gc?: () => void }).gc;
-if (!out || !collect) throw new Error('heap-probe needs --expose-gc and MCP_CHAT_HEAP_PROBE_OUT');
+const outOrNothing = process.env.MCP_CHAT_HEAP_PROBE_OUT;
+const collectOrNothing = (globalThis as { gc?: () => void }).gc;
+if (!outOrNothing || !collectOrNothing) throw new Error('heap-probe needs --expose-gc and MCP_CHAT_HEAP_PROBE_OUT');
+const out = outOrNothing;
+const collect = collectOrNothing;
 
 const mb = (bytes: number): number => bytes / 2 ** 20;
 
+/**
+ * Past the next poll phase of the event loop, where Node runs the tasks V8 posted: an immediate
+ * queued from an immediate runs in the next loop's check phase.
+ */
+const pastNextPoll = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+/** Collections until one frees less than this: each registry's cleanup is a task of its own. */
+const SETTLED_BYTES = 1024;
+const MAX_COLLECTIONS = 10;
+
+async function collectSettled(): Promise<void> {
+  let before = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < MAX_COLLECTIONS; round++) {
+    collect();
+    const used = process.memoryUsage().heapUsed;
+    if (before - used < SETTLED_BYTES) return;
+    before = used;
+    await pastNextPoll();
+  }
+}
+
 process.on('SIGUSR2', () => {
-  collect();
+  void collectSettled().then(sample);
+});
+
+function sample(): void {
   const usage = process.memoryUsage();
   const spacesMb = Object.fromEntries(
     v8.getHeapSpaceStatistics().map((space) => [space.space_name, mb(space.space_used_size)]),
   );
-  const sample: HeapSample = { liveHeapMb: mb(usage.heapUsed), rssMb: mb(usage.rss), spacesMb };
-  fs.appendFileSync(out, `${JSON.stringify(sample)}\n`);
-});
+  const sampled: HeapSample = { liveHeapMb: mb(usage.heapUsed), rssMb: mb(usage.rss), spacesMb };
+  fs.appendFileSync(out, `${JSON.stringify(sampled)}\n`);
+}
