@@ -51,10 +51,8 @@ export async function saveAskSession(
   output: Output,
 ): Promise<number> {
   if (!session) return ExitCode.ok;
-  // As the chat does: the screen from where a resumed session is drawn; the keeper keeps what comes before.
-  const earlier = session.keeper.resumedScreen;
   try {
-    await chat.saveTurn([...earlier, ...transcript.items], transcript.answered);
+    await chat.saveTurn(transcript.items, transcript.answered);
     return ExitCode.ok;
   } catch (error) {
     output.stderr(`error: session ${session.keeper.sessionName} not saved: ${errorMessage(error)}\n`);

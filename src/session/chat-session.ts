@@ -421,11 +421,12 @@ export class ChatSession {
   }
 
   /**
-   * Saves the session after a turn: built now, written in the background. Resolves once on disk
-   * (undefined when no session is kept); rejects when the file cannot be written.
+   * Saves the session after a turn, with what the screen showed since the last save: built now,
+   * written in the background. Resolves once on disk (undefined when no session is kept); rejects
+   * when the file cannot be written.
    */
-  async saveTurn(screen: readonly ScreenItem[], answered: boolean): Promise<SavedSession | undefined> {
-    return this.keeper?.save({ model: this.model, messages: this.conversationMessages(), screen, answered });
+  async saveTurn(shown: readonly ScreenItem[], answered: boolean): Promise<SavedSession | undefined> {
+    return this.keeper?.save({ model: this.model, messages: this.conversationMessages(), shown, answered });
   }
 
   /** Switches only to a model Ollama has, so a typo never breaks the next turn. */

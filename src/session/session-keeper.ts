@@ -1,14 +1,14 @@
 /**
  * The session a chat is saving to: its name, when it began, its turns so far. After each turn the
- * front end hands it what the model will be sent again and what the screen shows, and it writes
- * the whole session (atomically, through the store). The screen kept is bounded, so a long
- * session's file, and the time to write it after each turn, stop growing.
+ * front end hands it what the model will be sent again and what the screen has shown since the
+ * last save, and it writes the whole session (atomically, through the store). The screen is kept
+ * here, bounded, and not by the front end, which lets go of an item once it is drawn: a long
+ * session's file, the time to write it after each turn, and the memory it takes stop growing.
  */
 import type { ChatMessage } from '../chat/types.js';
 import { ExitCode, McpChatError, assertNever } from '../shared/errors.js';
 import { SESSION_FORMAT, type SavedItem, type SavedSession } from './session-file.js';
 import { automaticSessionName, checkSessionName } from './session-name.js';
-import { shownFrom } from './resume-view.js';
 import type { SessionStore } from './session-store.js';
 
 /** Screen items kept in a session (about 500 turns with a tool call each): older ones are dropped. */
@@ -23,7 +23,8 @@ export interface TurnSnapshot {
   model: string;
   /** What the model is sent again when the session is resumed. */
   messages: readonly ChatMessage[];
-  screen: readonly ScreenItem[];
+  /** What the screen showed since the last save (or since the session was adopted or begun). */
+  shown: readonly ScreenItem[];
   /** The turn ended with an answer (a failed or cancelled turn is saved, but not counted). */
   answered: boolean;
 }
@@ -65,10 +66,8 @@ export class SessionKeeper {
   private createdAt: string;
   private turns = 0;
   private title = '';
+  /** The session as last saved or adopted: its screen is what the next save goes on from. */
   private last: SavedSession | undefined;
-  /** The start of a resumed session's screen, kept but not drawn again: saved ahead of what the front end shows. */
-  private hidden: SavedItem[] = [];
-  private resumed: SavedItem[] = [];
 
   constructor(
     readonly store: SessionStore,
@@ -106,7 +105,7 @@ export class SessionKeeper {
       turns: this.turns,
       title: this.title,
       messages: [...snapshot.messages],
-      screen: [...this.hidden, ...toSavedItems(snapshot.screen)].slice(-MAX_SAVED_ITEMS),
+      screen: [...(this.last?.screen ?? []), ...toSavedItems(snapshot.shown)].slice(-MAX_SAVED_ITEMS),
     };
     this.last = session;
     return this.store.saveInBackground(session).then(() => session);
@@ -121,13 +120,10 @@ export class SessionKeeper {
   }
 
   /**
-   * Carries on a saved session: later saves go to it, its turns counted on. The front end shows
-   * `resumedScreen` and hands back its screen from there; the part before it is kept here.
+   * Carries on a saved session: later saves go to it, its turns counted on and its screen
+   * extended by what the front end shows from now on.
    */
   adopt(saved: SavedSession): void {
-    const from = shownFrom(saved.screen);
-    this.hidden = saved.screen.slice(0, from);
-    this.resumed = saved.screen.slice(from);
     this.name = saved.name;
     this.named = true;
     this.createdAt = saved.createdAt;
@@ -163,15 +159,8 @@ export class SessionKeeper {
     return session;
   }
 
-  /** The part of the adopted session's screen drawn again: what a front end's own screen starts with. */
-  get resumedScreen(): readonly SavedItem[] {
-    return this.resumed;
-  }
-
   /** After `clear`: the next turn starts a new session; the one saved so far stays as it was. */
   startNew(): void {
-    this.hidden = [];
-    this.resumed = [];
     this.name = automaticSessionName(this.now());
     this.named = false;
     this.createdAt = this.now().toISOString();

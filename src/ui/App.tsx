@@ -4,10 +4,10 @@
  * Keys: Esc or Ctrl+C cancel a turn; Ctrl+C at an empty prompt or Ctrl+D quit; Ctrl+R searches earlier inputs.
  */
 import { Box, Static, useApp, useInput, useStdout, type Key } from 'ink';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ChatSession } from '../session/chat-session.js';
 import { approvalKey } from './approval-keys.js';
-import { askedArgument, isBusy, type ChatState } from './chat-state.js';
+import { askedArgument, isBusy, staticKey, type ChatState } from './chat-state.js';
 import { questionPrompt } from './server-questions.js';
 import { completeLine } from './completion.js';
 import { HistoryItemView } from './components/HistoryItemView.js';
@@ -135,10 +135,18 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
     handleKey(input, key, { chat, currentLine: () => lineRef.current, setLine, exit, remember });
   useInput(useCallback((input: string, key: Key) => keyHandler.current(input, key), []));
 
+  // Ink writes `<Static>`'s new items to the scrollback as it commits the frame that holds them,
+  // before layout effects run: by then they are drawn for good.
+  const lastDrawn = state.items.at(-1)?.id;
+  const { printed } = chat;
+  useLayoutEffect(() => {
+    if (lastDrawn !== undefined) printed(lastDrawn);
+  }, [lastDrawn, printed]);
+
   const width = stdout.columns || 80;
   return (
     <Box flexDirection="column">
-      <Static key={state.epoch} items={state.items}>
+      <Static key={staticKey(state)} items={state.items}>
         {(item) => (
           <Box key={item.id} width={width}>
             <HistoryItemView item={item} width={width} />

@@ -7,7 +7,14 @@ import { displayName } from '../chat/tool-naming.js';
 import { wholeArguments } from '../present/argument-views.js';
 import type { PullView } from '../present/pull-progress.js';
 import { assertNever } from '../shared/errors.js';
-import { addItems, askedArgument, type AskingArguments, type ChatState } from './chat-state.js';
+import {
+  addItems,
+  askedArgument,
+  printedItems,
+  showItems,
+  type AskingArguments,
+  type ChatState,
+} from './chat-state.js';
 import type { CommandResult, ParsedInput } from './commands.js';
 import type { AllowingDecision, ApprovalActivity, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
@@ -16,6 +23,10 @@ import { applyTurnEvent, type TurnEventAction } from './turn-events.js';
 
 export type ChatAction =
   | { type: 'add'; items: NewHistoryItem[] }
+  /** `<Static>` has written the history items up to `lastId` to the scrollback. */
+  | { type: 'printed'; lastId: number }
+  /** The first `count` unsaved items went to the session. */
+  | { type: 'saved'; count: number }
   | { type: 'turn-started' }
   | TurnEventAction
   /** The question has been on screen long enough, with no key typed ahead, to take an answer. */
@@ -150,6 +161,10 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'add':
       return addItems(state, ...action.items);
+    case 'printed':
+      return printedItems(state, action.lastId);
+    case 'saved':
+      return { ...state, unsaved: state.unsaved.slice(action.count) };
     case 'turn-started': {
       // A turn runs the asked prompt with its answers, or something else entirely: the question is over.
       return { ...state, asking: undefined, activity: { type: 'waiting' }, streamed: '' };
@@ -176,8 +191,11 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     case 'command-done': {
       const { result } = action;
       // A cleared conversation no longer fills the context: the gauge waits for the next request.
-      const cleared = result.clear ? { ...state, items: [], epoch: state.epoch + 1, context: undefined } : state;
-      return addItems({ ...cleared, exiting: state.exiting || result.exit === true }, ...result.items);
+      const cleared = result.clear
+        ? { ...state, items: [], unsaved: [], epoch: state.epoch + 1, context: undefined }
+        : state;
+      const shown = showItems({ ...cleared, exiting: state.exiting || result.exit === true }, ...(result.shown ?? []));
+      return addItems(shown, ...result.items);
     }
     case 'ask-arguments':
     case 'argument-answered':

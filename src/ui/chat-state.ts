@@ -13,7 +13,13 @@ import type { OllamaStatus } from './ollama-status.js';
 import type { ServerQuestion } from './server-questions.js';
 
 export interface ChatState {
+  /**
+   * History items `<Static>` has not written to the scrollback yet. It writes each once, and the
+   * REPL then lets it go (`printed`): a long session holds what is still to be drawn, not all it drew.
+   */
   items: HistoryItem[];
+  /** Items shown since the session was last saved, for the next save (not a resumed session's own). */
+  unsaved: NewHistoryItem[];
   nextId: number;
   /** What still changes below the history; anything but `idle` means a turn runs. */
   activity: Activity;
@@ -21,7 +27,7 @@ export interface ChatState {
   streamed: string;
   servers: ServerStatus[];
   ollama: OllamaStatus;
-  /** Changes when the screen is cleared, so `<Static>` starts afresh. */
+  /** Changes when the screen is cleared, so `<Static>` starts afresh (see `staticKey`). */
   epoch: number;
   exiting: boolean;
   /** A prompt's required arguments being asked for, one per line, before its turn runs. */
@@ -48,6 +54,7 @@ export function askedArgument(asking: AskingArguments): MissingArguments['argume
 export function initialChatState(banner: { model: string; configSource: string }, servers: ServerStatus[]): ChatState {
   return {
     items: [{ id: 0, type: 'banner', ...banner }],
+    unsaved: [],
     nextId: 1,
     activity: { type: 'idle' },
     streamed: '',
@@ -59,18 +66,42 @@ export function initialChatState(banner: { model: string; configSource: string }
   };
 }
 
-export function addItems(state: ChatState, ...added: NewHistoryItem[]): ChatState {
-  if (added.length === 0) return state;
+/** Items drawn but not saved again: a resumed session's screen, which its file has already. */
+export function showItems(state: ChatState, ...shown: NewHistoryItem[]): ChatState {
+  if (shown.length === 0) return state;
   // `id` first: in V8, spreading items of many shapes and then adding a key gives each new object a
   // hidden class of its own (about 180 bytes more an item, for as long as the item is kept).
-  const items = added.map((item, index) => ({ id: state.nextId + index, ...item }) as HistoryItem);
+  const items = shown.map((item, index) => ({ id: state.nextId + index, ...item }) as HistoryItem);
   return { ...state, items: [...state.items, ...items], nextId: state.nextId + items.length };
 }
 
+/** Items drawn and saved with the session at the end of the turn. */
+export function addItems(state: ChatState, ...added: NewHistoryItem[]): ChatState {
+  if (added.length === 0) return state;
+  return { ...showItems(state, ...added), unsaved: [...state.unsaved, ...added] };
+}
+
+/** `<Static>` has written the items up to `lastId`: they are let go. */
+export function printedItems(state: ChatState, lastId: number): ChatState {
+  const items = state.items.filter((item) => item.id > lastId);
+  return items.length === state.items.length ? state : { ...state, items };
+}
+
+/**
+ * A `<Static>` keeps the count of items it has written and writes those past it, so one whose
+ * items were let go is replaced by a new one: keyed by the screen's epoch and its first item.
+ */
+export const staticKey = (state: ChatState): string => `${state.epoch}:${state.items[0]?.id ?? state.nextId}`;
+
 export const isBusy = (state: ChatState): boolean => state.activity.type !== 'idle' || state.pulling !== undefined;
 
-/** A resumed session on screen: its last turns as they were shown, then where the chat goes on. */
-export function resumedItems(saved: SavedSession, note?: string): NewHistoryItem[] {
+/** A resumed session on screen: its last turns as they were shown (`shown`), then where the chat goes on (`said`). */
+export interface ResumedScreen {
+  shown: NewHistoryItem[];
+  said: NewHistoryItem;
+}
+
+export function resumedScreen(saved: SavedSession, note?: string): ResumedScreen {
   const from = shownFrom(saved.screen);
   const shown = saved.screen.slice(from);
   const turns = `${saved.turns} turn${saved.turns === 1 ? '' : 's'}`;
@@ -78,5 +109,5 @@ export function resumedItems(saved: SavedSession, note?: string): NewHistoryItem
   const drawn = shown.filter((item) => item.type === 'user').length;
   const part = from > 0 ? ` (the last ${drawn} above; /export <file.md> writes them all)` : '';
   const resumed = `Resumed session ${saved.name}: ${turns}${part}, model ${saved.model}, last saved ${when}. It goes on here.`;
-  return [...shown, { type: 'info', text: note ? `${resumed}\n${note}` : resumed }];
+  return { shown, said: { type: 'info', text: note ? `${resumed}\n${note}` : resumed } };
 }

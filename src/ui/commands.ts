@@ -15,7 +15,7 @@ import type { PromptInfo, ResourceInfo } from '../chat/offers.js';
 import { formatSessionList } from '../present/session-list.js';
 import { deleteSession, exportCurrentSession, saveSessionAs } from '../session/session-actions.js';
 import { resumeSession } from '../session/session-resume.js';
-import { resumedItems } from './chat-state.js';
+import { resumedScreen } from './chat-state.js';
 import { authorizeServer } from '../session/server-auth.js';
 
 const COMMANDS = {
@@ -109,6 +109,8 @@ export function completionsFor(word: string, offers: { prompts: PromptInfo[]; re
 
 export interface CommandResult {
   items: NewHistoryItem[];
+  /** Drawn before `items` but not saved again: a resumed session's own screen. */
+  shown?: NewHistoryItem[];
   clear?: boolean;
   exit?: boolean;
   /** A model that is not pulled: the REPL asks whether to pull it. */
@@ -217,7 +219,8 @@ async function sessionCommand(
     case 'resume':
       try {
         const { saved, note } = await resumeSession(session, arg ?? 'latest');
-        return { items: resumedItems(saved, note), clear: true };
+        const { shown, said } = resumedScreen(saved, note);
+        return { shown, items: [said], clear: true };
       } catch (error) {
         // `attempt` turns the failure (a damaged file, a newer format, no such session) into its line.
         return { items: [await attempt(() => Promise.reject(error))] };

@@ -9,7 +9,15 @@ import type { TurnEvent } from '../chat/types.js';
 import type { ApprovalControls } from './approval-keys.js';
 import type { ChatSession } from '../session/chat-session.js';
 import { OllamaError, errorMessage } from '../shared/errors.js';
-import { addItems, askedArgument, initialChatState, isBusy, resumedItems, type ChatState } from './chat-state.js';
+import {
+  addItems,
+  askedArgument,
+  initialChatState,
+  isBusy,
+  resumedScreen,
+  showItems,
+  type ChatState,
+} from './chat-state.js';
 import { argumentAtCursor, argumentValue } from './completion.js';
 import type { LineState } from './line-editor.js';
 import { ChatStore } from './chat-store.js';
@@ -37,6 +45,8 @@ export interface ChatController {
    * the server's suggestions, as the word would become; undefined when the line is not one.
    */
   argumentCompletions: (line: LineState) => Promise<string[]> | undefined;
+  /** `<Static>` has written the history items up to `lastId`: the state lets them go. */
+  printed: (lastId: number) => void;
 }
 
 /** Makes the approval question ready once no key has come for a moment (a key typed ahead makes a new activity). */
@@ -123,11 +133,14 @@ async function runChatTurn(
 }
 
 /**
- * Saves the session with what the screen shows now. The file is written in the background: the
- * next line can be typed at once. A failure is said on screen, and the chat goes on.
+ * Saves the session with what the screen showed since the last save. The file is written in the
+ * background: the next line can be typed at once. A failure is said on screen, and the chat goes
+ * on; the keeper has the items all the same, and the next save writes them.
  */
 function saveSession(session: ChatSession, store: ChatStore, answered: boolean): void {
-  session.saveTurn(store.getState().items, answered).catch((error: unknown) => {
+  const { unsaved } = store.getState();
+  store.dispatch({ type: 'saved', count: unsaved.length });
+  session.saveTurn(unsaved, answered).catch((error: unknown) => {
     store.dispatch({ type: 'add', items: [{ type: 'error', text: `Session not saved: ${errorMessage(error)}` }] });
   });
 }
@@ -139,7 +152,9 @@ function firstState(session: ChatSession): ChatState {
     session.statuses(),
   );
   const resumed = session.keeper?.saved;
-  return resumed ? addItems(initial, ...resumedItems(resumed)) : initial;
+  if (!resumed) return initial;
+  const { shown, said } = resumedScreen(resumed);
+  return addItems(showItems(initial, ...shown), said);
 }
 
 export function useChat(session: ChatSession, clearScreen: () => void): ChatController {
@@ -247,5 +262,6 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
     },
     [session, store],
   );
-  return { state, current: store.getState, submit, cancel, approval, offers, argumentCompletions };
+  const printed = useCallback((lastId: number) => store.dispatch({ type: 'printed', lastId }), [store]);
+  return { state, current: store.getState, submit, cancel, approval, offers, argumentCompletions, printed };
 }

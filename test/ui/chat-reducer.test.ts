@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCall, TurnEvent } from '../../src/chat/types.js';
 import { reduceChat, type ChatAction } from '../../src/ui/chat-reducer.js';
-import { askedArgument, initialChatState, isBusy, type ChatState } from '../../src/ui/chat-state.js';
+import { askedArgument, initialChatState, isBusy, staticKey, type ChatState } from '../../src/ui/chat-state.js';
 
 const start = (): ChatState => initialChatState({ model: 'llama3.2', configSource: '/cfg.json' }, []);
 const run = (state: ChatState, ...actions: ChatAction[]): ChatState => actions.reduce(reduceChat, state);
@@ -186,6 +186,40 @@ describe('chat reducer', () => {
     expect(state.items).toEqual([{ id: 2, type: 'info', text: 'two' }]);
     expect(state.epoch).toBe(1);
     expect(state.exiting).toBe(false);
+    // What was shown before the clear belonged to the session it ended.
+    expect(state.unsaved).toEqual([{ type: 'info', text: 'two' }]);
+  });
+
+  it('items written to the scrollback are let go, and the next <Static> starts after them', () => {
+    const add = (text: string): ChatAction => ({ type: 'add', items: [{ type: 'info', text }] });
+    const drawn = run(start(), add('one'), add('two'));
+    const before = staticKey(drawn);
+    // An item added after the frame that drew the others stays until it is drawn in turn.
+    const state = run(drawn, add('three'), { type: 'printed', lastId: 2 });
+    expect(state.items).toEqual([{ id: 3, type: 'info', text: 'three' }]);
+    expect(staticKey(state)).not.toBe(before);
+    const all = run(state, { type: 'printed', lastId: 3 });
+    expect(all.items).toEqual([]);
+    expect(staticKey(all)).not.toBe(staticKey(state));
+    // A frame that drew nothing new changes nothing.
+    expect(run(all, { type: 'printed', lastId: 3 })).toBe(all);
+    // Drawn or not, every item waits for the session's next save, and a save takes what it was given.
+    expect(all.unsaved.map((item) => item.type === 'info' && item.text)).toEqual(['one', 'two', 'three']);
+    const saved = run(all, { type: 'saved', count: 2 }, add('four'));
+    expect(saved.unsaved).toEqual([
+      { type: 'info', text: 'three' },
+      { type: 'info', text: 'four' },
+    ]);
+  });
+
+  it('a resumed session is drawn but not saved again; the line saying so is', () => {
+    const resumed: ChatAction = {
+      type: 'command-done',
+      result: { shown: [{ type: 'user', text: 'earlier' }], items: [{ type: 'info', text: 'Resumed' }], clear: true },
+    };
+    const state = run(start(), resumed);
+    expect(kinds(state)).toEqual(['user', 'info']);
+    expect(state.unsaved).toEqual([{ type: 'info', text: 'Resumed' }]);
   });
 
   it('a sent line stays in the scrollback; an unknown command says what was meant and where the list is', () => {

@@ -1,15 +1,32 @@
 /**
  * Scrollback as a terminal receives it: Ink in its normal (non-debug) mode, every byte it
- * writes recorded. Committed items are written once by `<Static>`; `clear` starts afresh
- * and Ink redraws the status bar and input line below the cleared screen.
+ * writes recorded. Committed items are written once by `<Static>`, which is then given only
+ * what it has not written (the REPL lets the rest go); `clear` starts afresh and Ink redraws
+ * the status bar and input line below the cleared screen.
  */
 import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { render, type Instance } from 'ink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/ui/App.js';
 import { ChatSession } from '../../src/session/chat-session.js';
+import { SessionKeeper } from '../../src/session/session-keeper.js';
+import { SessionStore } from '../../src/session/session-store.js';
 import { KEY, testRuntime, TestLlm, TestToolHost, useTool } from './render-app.js';
+
+/** How many items each render handed `<Static>`: Ink's own component, counted on its way in. */
+const staticSizes: number[] = [];
+vi.mock('ink', async (importOriginal) => {
+  const ink = await importOriginal<typeof import('ink')>();
+  const Static: typeof ink.Static = (props) => {
+    staticSizes.push(props.items.length);
+    return ink.Static(props);
+  };
+  return { ...ink, Static };
+});
 
 /** Ink writes only `<Static>` output while a CI variable is set (its is-in-ci check), so live redraws are not seen there. */
 const INK_IN_CI = ['CI', 'CONTINUOUS_INTEGRATION'].some(
@@ -46,10 +63,10 @@ class TerminalIn extends EventEmitter {
 let instance: Instance | undefined;
 afterEach(() => instance?.unmount());
 
-function start(llm: TestLlm) {
+function start(llm: TestLlm, keeper?: SessionKeeper) {
   const stdout = new TerminalOut();
   const stdin = new TerminalIn();
-  const session = new ChatSession(testRuntime(), new TestToolHost(), llm);
+  const session = new ChatSession(testRuntime(), new TestToolHost(), llm, { keeper });
   instance = render(<App session={session} />, {
     stdout: stdout as unknown as NodeJS.WriteStream,
     stderr: new TerminalOut() as unknown as NodeJS.WriteStream,
@@ -95,6 +112,34 @@ describe('scrollback', () => {
     if (INK_IN_CI) expect(count(output, 'It is 42.')).toBe(1);
     else expect(count(output, 'It is 42.')).toBeGreaterThanOrEqual(1);
     expect(count(output, 'mcp-chat · model scripted-model')).toBe(1);
+  });
+
+  it('a long chat: <Static> is handed only what it has not written, each item is written once, and the session keeps all', async () => {
+    const TURNS = 40;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-static-'));
+    try {
+      const store = new SessionStore(dir);
+      const llm = new TestLlm(Array.from({ length: TURNS }, (_, n) => `Answer number ${n}.`));
+      const term = start(llm, new SessionKeeper(store, 'long'));
+      await term.ready();
+      const saved = vi.spyOn(term.session, 'saveTurn');
+      for (let n = 0; n < TURNS; n++) {
+        term.send(`Question ${n}`);
+        await vi.waitFor(() => expect(saved).toHaveBeenCalledTimes(n + 1), WAIT);
+      }
+      await saved.mock.results.at(-1)?.value;
+      const output = term.output();
+      for (let n = 0; n < TURNS; n++) expect(count(output, `Answer number ${n}.`)).toBeGreaterThanOrEqual(1);
+      // Each user line is committed once (a reply is also drawn live before it is committed).
+      for (let n = 0; n < TURNS; n++) expect(count(output, `Question ${n}\n`)).toBe(1);
+      // A turn adds its line and its answer, and the frames after them let both go.
+      expect(Math.max(...staticSizes.slice(-TURNS * 2))).toBeLessThanOrEqual(2);
+      const screen = store.load('long').screen;
+      expect(screen.filter((item) => item.type === 'user')).toHaveLength(TURNS);
+      expect(screen.at(-1)).toEqual({ type: 'assistant', text: `Answer number ${TURNS - 1}.` });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('clear starts the screen afresh, without earlier items, and redraws the status bar and input line', async () => {

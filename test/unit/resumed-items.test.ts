@@ -10,7 +10,14 @@ import { RESUMED_CHARS_SHOWN } from '../../src/session/resume-view.js';
 import type { SavedItem, SavedSession } from '../../src/session/session-file.js';
 import { SessionKeeper } from '../../src/session/session-keeper.js';
 import { SessionStore } from '../../src/session/session-store.js';
-import { resumedItems } from '../../src/ui/chat-state.js';
+import { resumedScreen } from '../../src/ui/chat-state.js';
+import type { NewHistoryItem } from '../../src/ui/history.js';
+
+/** What the chat draws for a resumed session: its turns, then the line saying where it goes on. */
+function resumedItems(session: SavedSession, note?: string): NewHistoryItem[] {
+  const { shown, said } = resumedScreen(session, note);
+  return [...shown, said];
+}
 
 function saved(screen: SavedItem[]): SavedSession {
   return {
@@ -87,14 +94,15 @@ describe('what is not drawn is still saved', () => {
     store.save(before);
     const keeper = new SessionKeeper(store);
     keeper.adopt(store.load('demo'));
-    // What the chat's screen holds: the drawn turns and the resumed line, then the new turn.
-    const screen = [...resumedItems(before), ...turns(1, 5, 300)];
-    expect(keeper.resumedScreen.length).toBeLessThan(before.screen.length);
-    await keeper.save({ model: 'llama3.2', messages: before.messages, screen, answered: true });
+    // What the chat hands over: the resumed line and the new turn (it draws part of the session, and saves none of it again).
+    const { shown, said } = resumedScreen(before);
+    expect(shown.length).toBeLessThan(before.screen.length);
+    const handed = [said, ...turns(1, 5, 300)];
+    await keeper.save({ model: 'llama3.2', messages: before.messages, shown: handed, answered: true });
     const after = store.load('demo');
     expect(after.turns).toBe(301);
     expect(after.screen.slice(0, before.screen.length)).toEqual(before.screen);
-    expect(after.screen.slice(-2)).toEqual(turns(1, 5, 300));
+    expect(after.screen.slice(before.screen.length)).toEqual(handed);
     expect(after.screen.filter((item) => item.type === 'user')).toHaveLength(301);
   });
 });
