@@ -2,8 +2,10 @@
  * An esbuild plugin that gives the bundled Ink bounded caches kept from one frame to the next
  * (src/ui/ink-patch/recent-cache.ts says why). Ink 6.8 keeps every text it measured or wrapped in
  * module-level maps that only grow, and makes a fresh set of layout caches for every frame, so the
- * live area is split into styled cells anew each time; and it draws every row of the live area
- * into a grid of cells and back into a string at every frame, though most rows are as they were.
+ * live area is split into styled cells anew each time; it draws every row of the live area
+ * into a grid of cells and back into a string at every frame, though most rows are as they were;
+ * and it keeps every line it wrote to the scrollback (src/ui/ink-patch/last-screens.ts says why
+ * only the last screens are kept).
  * Each edit below names the exact text it replaces (the one method replaced whole, by the hash of
  * its text); when an Ink release changes that text the build stops and says which file to
  * review, rather than shipping an Ink that is patched in part.
@@ -14,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const RECENT_CACHE = fileURLToPath(new URL('../src/ui/ink-patch/recent-cache.ts', import.meta.url));
+const LAST_SCREENS = fileURLToPath(new URL('../src/ui/ink-patch/last-screens.ts', import.meta.url));
 /**
  * Entries per generation. A bounded cache still grows until it is full, so each is sized to what
  * one frame uses, to be full within the first turns: the live area's texts and lines (a line's
@@ -24,6 +27,19 @@ const WIDTHS = 'new RecentCache(500)';
 
 /** Per file of ink/build: the text that is there, and what it becomes. */
 const EDITS = {
+  // The scrollback written so far, as kept for the redraw of a frame as tall as the terminal (not the debug mode's).
+  'ink/build/ink.js': [
+    [
+      `        if (hasStaticOutput) {
+            this.fullStaticOutput += staticOutput;
+        }
+        // Detect fullscreen`,
+      `        if (hasStaticOutput) {
+            this.fullStaticOutput = lastScreens(this.fullStaticOutput + staticOutput, this.options.stdout.rows);
+        }
+        // Detect fullscreen`,
+    ],
+  ],
   'ink/build/measure-text.js': [['const cache = new Map();', `const cache = ${TEXTS};`]],
   'ink/build/wrap-text.js': [
     ['const cache = {};', `const cache = ${TEXTS};`],
@@ -146,7 +162,13 @@ function replaceMethod(file, source, start, { sha256, replacement }) {
 
 /** The files edited, as `EDITS` names them: the part of the path after `node_modules/`. */
 const EDITED_FILE =
-  /[\\/]node_modules[\\/]((?:ink[\\/]build[\\/](?:measure-text|wrap-text|output)|widest-line[\\/]index)\.js)$/;
+  /[\\/]node_modules[\\/]((?:ink[\\/]build[\\/](?:measure-text|wrap-text|output|ink)|widest-line[\\/]index)\.js)$/;
+
+/** What an edited file imports for its edits. */
+const importsFor = (file) =>
+  file === 'ink/build/ink.js'
+    ? `import { lastScreens } from ${JSON.stringify(LAST_SCREENS)};\n`
+    : `import { RecentCache } from ${JSON.stringify(RECENT_CACHE)};\n`;
 
 /** `source` with every edit for `file` made, or an error naming the first that no longer applies. */
 export function patchInkSource(file, source) {
@@ -160,7 +182,7 @@ export function patchInkSource(file, source) {
     patched = patched.replace(from, () => to);
   }
   if (file === 'ink/build/output.js') patched = replaceMethod(file, patched, '    get() {', OUTPUT_GET);
-  return `import { RecentCache } from ${JSON.stringify(RECENT_CACHE)};\n${patched}`;
+  return `${importsFor(file)}${patched}`;
 }
 
 export const inkCaches = {

@@ -92,7 +92,7 @@ describe('the built programs', () => {
     expect(bundles(loaded, 'node_modules/react-reconciler/cjs/react-reconciler.development')).toBe(false);
   });
 
-  it("the chat's Ink keeps its layout caches bounded, and from one frame to the next (scripts/ink-caches.mjs)", () => {
+  it("the chat's Ink keeps its layout caches bounded, and from one frame to the next, and only the last screens it wrote (scripts/ink-caches.mjs)", () => {
     const inkOutput = 'node_modules/ink/build/output.js';
     const file = reachable(outputFor('src/cli/chat-command.tsx')).find((name) => inkOutput in output(name).inputs);
     if (file === undefined) throw new Error(`${inkOutput} is not in the chat's bundle`);
@@ -101,7 +101,9 @@ describe('the built programs', () => {
       'output.js',
       'measure-text.js',
       'wrap-text.js',
+      'ink.js',
       '../../../src/ui/ink-patch/recent-cache.ts',
+      '../../../src/ui/ink-patch/last-screens.ts',
     ]) {
       expect(inputs).toContain(path.normalize(`node_modules/ink/build/${patched}`));
     }
@@ -109,6 +111,9 @@ describe('the built programs', () => {
     expect(text).toContain('caches = FRAME_CACHES;');
     expect(text).toContain('DRAWN_ROWS.get(key)');
     expect(text).toContain('LINE_WIDTHS.get(line)');
+    expect(text).toContain('this.fullStaticOutput = lastScreens(this.fullStaticOutput + staticOutput');
+    // Only debug mode, which the chat never runs in, still keeps every line.
+    expect(text.split('this.fullStaticOutput += staticOutput').length - 1).toBe(1);
     expect(text).not.toMatch(/(widths|blockWidths|styledChars) = new Map\(\)/);
   });
 
