@@ -7,16 +7,53 @@
  * on the next line, so the indentation the caller puts before that line is never styled
  * (underlined, struck through). Widths count code points: a wide character (CJK, emoji) counts as
  * one column, as it does for marked-terminal.
+ *
+ * A streaming reply's paragraph is wrapped again at every frame, a few words longer each time.
+ * Greedy wrapping never moves a word once a later one is placed, so the wrapper remembers where
+ * the last paragraphs it wrapped stood at their last space and goes on from there when a text
+ * starts with what it had then: a frame wraps the words that came since, not the paragraph.
  */
 
 /** A hard line break inside a block (a markdown `br`); a bare newline is a soft one, read as a space. */
 export const HARD_BREAK = '\r';
 
 const ESC = '\u001b';
-/** Style sequences (SGR) and OSC 8 hyperlinks, which marked-terminal writes; then spaces, then text. */
-const PIECES = new RegExp(`${ESC}\\[[0-9;]*m|${ESC}\\]8;[^\\u0007]*\\u0007|[ \\t\\n]+|[^ \\t\\n${ESC}]+|${ESC}`, 'g');
 const STYLE = new RegExp(`^${ESC}\\[([0-9;]*)m$`);
 const RESET_ALL = `${ESC}[0m`;
+
+const CODE = { esc: 0x1b, bel: 0x07, bracket: 0x5b, closing: 0x5d, m: 0x6d, semicolon: 0x3b, zero: 0x30, nine: 0x39 };
+
+const isSpace = (code: number): boolean => code === 0x20 || code === 0x09 || code === 0x0a;
+const isStyleParameter = (code: number): boolean => (code >= CODE.zero && code <= CODE.nine) || code === CODE.semicolon;
+
+/**
+ * Where the piece that starts at `from` ends. A piece is a style sequence (SGR, `ESC[…m`), an
+ * OSC 8 hyperlink sequence (`ESC]8;…BEL`), a run of spaces, tabs and newlines, a run of anything
+ * else but ESC, or a lone ESC that starts no sequence.
+ */
+function pieceEnd(line: string, from: number): number {
+  const first = line.charCodeAt(from);
+  let at = from + 1;
+  if (first === CODE.esc) {
+    const next = line.charCodeAt(at);
+    if (next === CODE.bracket) {
+      let end = at + 1;
+      while (isStyleParameter(line.charCodeAt(end))) end++;
+      if (line.charCodeAt(end) === CODE.m) return end + 1;
+    } else if (next === CODE.closing && line.startsWith('8;', at + 1)) {
+      const bell = line.indexOf('\u0007', at + 3);
+      if (bell >= 0) return bell + 1;
+    }
+    return at;
+  }
+  const space = isSpace(first);
+  while (at < line.length) {
+    const code = line.charCodeAt(at);
+    if (space ? !isSpace(code) : isSpace(code) || code === CODE.esc) break;
+    at++;
+  }
+  return at;
+}
 
 /**
  * The SGR code that ends a style (bold and dim end with 22, a colour with 39 or 49, …), from the
@@ -30,18 +67,6 @@ function closerOf(code: number): number {
   return code;
 }
 
-interface Piece {
-  kind: 'escape' | 'space' | 'text';
-  text: string;
-}
-
-function piecesOf(line: string): Piece[] {
-  return Array.from(line.matchAll(PIECES), ([text]) => ({
-    kind: text.startsWith(ESC) ? 'escape' : /^[ \t\n]/.test(text) ? 'space' : 'text',
-    text,
-  }));
-}
-
 /** Code points; the code units are counted until a surrogate pair (two units, one point) turns up. */
 function columns(text: string): number {
   for (let index = 0; index < text.length; index++) {
@@ -51,16 +76,28 @@ function columns(text: string): number {
   return text.length;
 }
 
+const isEscape = (piece: string): boolean => piece.charCodeAt(0) === CODE.esc;
+
 const styleCode = (sequence: string): number => Number(STYLE.exec(sequence)?.[1]?.split(';')[0] || 0);
 
 /** Lines being filled up to `width` columns, carrying open styles across each break. */
 class LineFiller {
-  private readonly lines: string[] = [];
-  private current = '';
-  private used = 0;
-  private openStyles: string[] = [];
+  private constructor(
+    private readonly width: number,
+    private readonly lines: string[],
+    private current: string,
+    private used: number,
+    private openStyles: string[],
+  ) {}
 
-  constructor(private readonly width: number) {}
+  static start(width: number): LineFiller {
+    return new LineFiller(width, [], '', 0, []);
+  }
+
+  /** The same filler, to go on filling without changing this one. */
+  copy(): LineFiller {
+    return new LineFiller(this.width, [...this.lines], this.current, this.used, [...this.openStyles]);
+  }
 
   get room(): number {
     return this.width - this.used;
@@ -107,8 +144,8 @@ class LineFiller {
 }
 
 /** Puts one word (text and the escapes inside or around it) on the line, or on the next one. */
-function placeWord(filler: LineFiller, word: Piece[]): void {
-  const width = word.reduce((sum, piece) => sum + (piece.kind === 'text' ? columns(piece.text) : 0), 0);
+function placeWord(filler: LineFiller, word: string[]): void {
+  const width = word.reduce((sum, piece) => sum + (isEscape(piece) ? 0 : columns(piece)), 0);
   if (width > 0 && !filler.empty) {
     if (width + 1 <= filler.room) filler.text(' ');
     else filler.break();
@@ -116,36 +153,91 @@ function placeWord(filler: LineFiller, word: Piece[]): void {
   // A word longer than the whole line is cut; any other fits the line it is now on.
   const longer = width > filler.room;
   for (const piece of word) {
-    if (piece.kind === 'escape') filler.escape(piece.text);
-    else if (longer) filler.cut(piece.text);
-    else filler.text(piece.text);
+    if (isEscape(piece)) filler.escape(piece);
+    else if (longer) filler.cut(piece);
+    else filler.text(piece);
   }
 }
 
-/** Prose: words move to the next line whole; runs of spaces and soft newlines become one space. */
-export function wrapWords(text: string, width: number): string[] {
-  return text.split(HARD_BREAK).flatMap((hardLine) => {
-    const filler = new LineFiller(width);
-    let word: Piece[] = [];
-    for (const piece of piecesOf(hardLine)) {
-      if (piece.kind !== 'space') {
+/** A line wrapped up to its last space: every word before it placed for good. */
+interface PlacedPrefix {
+  width: number;
+  /** The line up to and with that space. */
+  text: string;
+  filler: LineFiller;
+}
+
+/** Lines wrapped lately, to go on from: a frame wraps the few paragraphs it shows. */
+const REMEMBERED_LINES = 8;
+
+/** Wraps prose, going on from where a line it wrapped before left off when the new one starts with it. */
+export class WordWrapper {
+  private recent: PlacedPrefix[] = [];
+
+  /** Prose: words move to the next line whole; runs of spaces and soft newlines become one space. */
+  wrap(text: string, width: number): string[] {
+    return text.split(HARD_BREAK).flatMap((line) => this.wrapLine(line, width));
+  }
+
+  private wrapLine(line: string, width: number): string[] {
+    const resumed = this.longestStart(line, width);
+    const filler = resumed ? resumed.filler.copy() : LineFiller.start(width);
+    let word: string[] = [];
+    let placedUpTo = resumed ? resumed.text.length : 0;
+    for (let at = placedUpTo; at < line.length;) {
+      const end = pieceEnd(line, at);
+      const piece = line.slice(at, end);
+      at = end;
+      if (!isSpace(piece.charCodeAt(0))) {
         word.push(piece);
         continue;
       }
       placeWord(filler, word);
       word = [];
+      placedUpTo = at;
     }
+    // Kept before the last word is placed: that word may still grow.
+    if (placedUpTo > (resumed?.text.length ?? 0))
+      this.remember({ width, text: line.slice(0, placedUpTo), filler: filler.copy() });
     placeWord(filler, word);
     return filler.finish();
-  });
+  }
+
+  /** The longest line remembered that `line` starts with, wrapped at `width`. */
+  private longestStart(line: string, width: number): PlacedPrefix | undefined {
+    let best: PlacedPrefix | undefined;
+    for (const prefix of this.recent) {
+      if (prefix.width !== width || prefix.text.length <= (best?.text.length ?? 0)) continue;
+      if (line.startsWith(prefix.text)) best = prefix;
+    }
+    return best;
+  }
+
+  private remember(prefix: PlacedPrefix): void {
+    // A longer start of the same line replaces the one it grew from.
+    this.recent = [prefix, ...this.recent.filter((kept) => !prefix.text.startsWith(kept.text))].slice(
+      0,
+      REMEMBERED_LINES,
+    );
+  }
+}
+
+const wrapper = new WordWrapper();
+
+/** Prose: words move to the next line whole; runs of spaces and soft newlines become one space. */
+export function wrapWords(text: string, width: number): string[] {
+  return wrapper.wrap(text, width);
 }
 
 /** Code: every character kept, spaces included, the line cut at `width`. */
 export function cutLine(line: string, width: number): string[] {
-  const filler = new LineFiller(width);
-  for (const piece of piecesOf(line)) {
-    if (piece.kind === 'escape') filler.escape(piece.text);
-    else filler.cut(piece.text);
+  const filler = LineFiller.start(width);
+  for (let at = 0; at < line.length;) {
+    const end = pieceEnd(line, at);
+    const piece = line.slice(at, end);
+    at = end;
+    if (isEscape(piece)) filler.escape(piece);
+    else filler.cut(piece);
   }
   return filler.finish();
 }
