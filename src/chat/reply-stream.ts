@@ -58,6 +58,11 @@ export class ReplyStream {
   private lineHead: string | undefined = '';
   /** Visible text neither shown nor held: a trailing backtick or two. */
   private pending = '';
+  /**
+   * The last two characters shown, kept apart: slicing them off `shownAnswer`, a string built by
+   * appending, would make V8 copy the whole reply into one piece at every delta.
+   */
+  private shownEnd = '';
 
   /** Feeds one content delta; returns the newly showable answer and inline-thinking text. */
   push(delta: string): StreamDelta {
@@ -71,7 +76,7 @@ export class ReplyStream {
   private pushProse(delta: string): string {
     const text = this.shownAnswer === '' && this.pending === '' ? delta.trimStart() : delta;
     // Mid-line, a '.' stands for the rest of the line, so the window does not begin at a line start.
-    const context = this.lineHead ?? `.${this.shownAnswer.slice(-2)}`;
+    const context = this.lineHead ?? `.${this.shownEnd}`;
     const window = context + this.pending + text;
     const { end, trigger } = scanProse(window);
     const showTo = Math.max(end, context.length);
@@ -79,6 +84,7 @@ export class ReplyStream {
     this.held = trigger;
     this.pending = trigger ? '' : window.slice(showTo);
     this.shownAnswer += answer;
+    this.shownEnd = (this.shownEnd + answer).slice(-2);
     this.trackLineHead(answer);
     return answer;
   }
