@@ -165,6 +165,7 @@ export function streamRow(
   targets: StreamTargets,
   measured: StreamOutcome[],
   baseline: StreamOutcome[],
+  details: Record<string, number | string> = {},
 ): Row {
   const summary = summarize(measured.flatMap((outcome) => outcome.latencies));
   const baselineSummary = summarize(baseline.flatMap((outcome) => outcome.latencies));
@@ -198,6 +199,7 @@ export function streamRow(
       'CPU ratio to the baseline': cpuRatio,
       'baseline tokens lost': baseline.reduce((sum, outcome) => sum + outcome.lost, 0),
       'tokens sent per second': median(measured.map((outcome) => outcome.sendRate)),
+      ...details,
     },
   });
 }
