@@ -22,11 +22,9 @@ export interface HeapSample {
   spacesMb: Record<string, number>;
 }
 
-const outOrNothing = process.env.MCP_CHAT_HEAP_PROBE_OUT;
-const collectOrNothing = (globalThis as { gc?: () => void }).gc;
-if (!outOrNothing || !collectOrNothing) throw new Error('heap-probe needs --expose-gc and MCP_CHAT_HEAP_PROBE_OUT');
-const out = outOrNothing;
-const collect = collectOrNothing;
+const out = process.env.MCP_CHAT_HEAP_PROBE_OUT;
+const collect = (globalThis as { gc?: () => void }).gc;
+if (!out || !collect) throw new Error('heap-probe needs --expose-gc and MCP_CHAT_HEAP_PROBE_OUT');
 
 const mb = (bytes: number): number => bytes / 2 ** 20;
 
@@ -39,7 +37,8 @@ const pastNextPoll = (): Promise<void> => new Promise((resolve) => setImmediate(
 const SETTLED_BYTES = 1024;
 const MAX_COLLECTIONS = 10;
 
-async function collectSettled(): Promise<void> {
+// Arrow functions after the check, so TypeScript keeps `out` and `collect` known to be set.
+const collectSettled = async (): Promise<void> => {
   let before = Number.POSITIVE_INFINITY;
   for (let round = 0; round < MAX_COLLECTIONS; round++) {
     collect();
@@ -48,17 +47,17 @@ async function collectSettled(): Promise<void> {
     before = used;
     await pastNextPoll();
   }
-}
+};
 
-process.on('SIGUSR2', () => {
-  void collectSettled().then(sample);
-});
-
-function sample(): void {
+const sample = (): void => {
   const usage = process.memoryUsage();
   const spacesMb = Object.fromEntries(
     v8.getHeapSpaceStatistics().map((space) => [space.space_name, mb(space.space_used_size)]),
   );
   const sampled: HeapSample = { liveHeapMb: mb(usage.heapUsed), rssMb: mb(usage.rss), spacesMb };
   fs.appendFileSync(out, `${JSON.stringify(sampled)}\n`);
-}
+};
+
+process.on('SIGUSR2', () => {
+  void collectSettled().then(sample);
+});
