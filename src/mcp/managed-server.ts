@@ -21,6 +21,7 @@ import { instructionsForModel } from './server-instructions.js';
 import { filterTools } from './tool-filter.js';
 import { SessionTasks } from './session-tasks.js';
 import { callToolAsTask, runsAsTask } from './task-call.js';
+import type { SpawnedChildren } from './spawned-child.js';
 
 /** However often a failing server's probes fail, it is tried again at least this often. */
 const BREAKER_CEILING_MS = 5 * 60_000;
@@ -70,6 +71,8 @@ export interface ManagedServerDeps {
   onOffersChanged: (server: string) => void;
   /** Answers the server's sampling and elicitation requests. */
   serverRequests: ServerRequestHandler;
+  /** Children spawned ahead of the host: a first start takes its own. */
+  spawned?: SpawnedChildren;
 }
 
 /** Completions a server may ask of the user's model during one tool call: enough for real work, not a loop. */
@@ -164,6 +167,7 @@ export class ManagedServer {
           handler: this.deps.serverRequests,
           countSampling: () => this.countSampling(),
         },
+        spawned: this.deps.spawned,
       });
       if (generation !== this.generation) {
         // Turned off while it started: the new session is not wanted.

@@ -1,8 +1,12 @@
 /**
  * Runs a command with the MCP host started, and guarantees the host is closed (every
  * child process gone) however the command ends: normally, by error, or by a signal.
+ *
+ * The stdio servers are spawned before the host's code is loaded (spawned-child.ts): the SDK's
+ * client and the host load while the children start, instead of before.
  */
-import { McpHost, type HostOptions } from '../mcp/host.js';
+import type { HostOptions, McpHost } from '../mcp/host.js';
+import { SpawnedChildren } from '../mcp/spawned-child.js';
 import type { Runtime } from './runtime.js';
 
 /** Exit status for a process ended by a signal: 128 + the signal number. */
@@ -21,9 +25,13 @@ export async function withHost<T>(
   run: (host: McpHost) => Promise<T>,
   hostOptions: Partial<HostOptions> = {},
 ): Promise<T> {
-  const host = new McpHost(runtime.config.servers, { log: runtime.log, roots: runtime.config.roots, ...hostOptions });
+  const spawned = SpawnedChildren.spawn(runtime.config.servers);
+  let host: McpHost | undefined;
+  const closeAll = async (): Promise<void> => {
+    await Promise.all([host?.close(), spawned.close()]);
+  };
   const onSignal = (signal: keyof typeof SIGNAL_EXIT): void => {
-    void host.close().finally(() => process.exit(SIGNAL_EXIT[signal]));
+    void closeAll().finally(() => process.exit(SIGNAL_EXIT[signal]));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -32,6 +40,13 @@ export async function withHost<T>(
       runtime.log.info({ server: disabled.name, reason: disabled.reason }, 'server disabled');
       (notices.disabled ?? notices.warn)(`${disabled.name}: disabled (${disabled.reason})`);
     }
+    const { McpHost } = await import('../mcp/host.js');
+    host = new McpHost(runtime.config.servers, {
+      log: runtime.log,
+      roots: runtime.config.roots,
+      ...hostOptions,
+      spawned,
+    });
     await host.start();
     for (const status of host.statuses()) {
       if (status.state === 'failed') notices.warn(`${status.name}: ${status.lastError ?? 'failed to start'}`);
@@ -40,6 +55,6 @@ export async function withHost<T>(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await host.close();
+    await closeAll();
   }
 }
