@@ -44,23 +44,29 @@ const bundleCreateRequire = {
 };
 
 /**
- * Two packages load far more than mcp-chat uses, and each start compiled all of it. pino-roll takes
- * five functions from date-fns through its index, which loads the whole library (360 kB); zod's
- * namespace carries every language's error messages (370 kB), of which only English is ever used
- * (zod sets it as its default itself). These imports are pointed at just what is used.
+ * Two packages load far more than mcp-chat uses, and each start compiled all of it. zod's namespace
+ * carries every language's error messages (370 kB), of which only English is ever used (zod sets it
+ * as its default itself): that import is pointed at English alone. pino-roll takes five functions
+ * from date-fns (140 kB with what they pull in), and calls them only for its `frequency` and
+ * `dateFormat` options, which mcp-chat does not pass (src/shared/log-rotation.ts rolls by size):
+ * they are left out, and each says so if it is ever called.
  */
 const DATE_FNS_USED = ['format', 'addDays', 'addHours', 'parse', 'isValid'];
+const DATE_FNS_LEFT_OUT =
+  "pino-roll's frequency and dateFormat options need date-fns, which mcp-chat's build leaves out (scripts/bundle.mjs)";
 const onlyWhatIsUsed = {
   name: 'only-what-is-used',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^date-fns$/ }, (args) =>
       args.importer.includes(`${path.sep}pino-roll${path.sep}`)
-        ? { path: 'date-fns', namespace: 'date-fns-used', pluginData: args.resolveDir }
+        ? { path: 'date-fns', namespace: 'date-fns-left-out' }
         : undefined,
     );
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'date-fns-used' }, (args) => ({
-      contents: DATE_FNS_USED.map((name) => `exports.${name} = require('date-fns/${name}').${name};`).join('\n'),
-      resolveDir: args.pluginData,
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'date-fns-left-out' }, () => ({
+      contents: [
+        `const leftOut = () => { throw new Error(${JSON.stringify(DATE_FNS_LEFT_OUT)}); };`,
+        ...DATE_FNS_USED.map((name) => `exports.${name} = leftOut;`),
+      ].join('\n'),
       loader: 'js',
     }));
     pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
