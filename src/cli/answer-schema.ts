@@ -2,10 +2,11 @@
  * `ask --output-schema <file>`: the JSON Schema an answer must conform to. A file that is
  * missing, not JSON, not a schema object or not a schema Ajv can compile is a usage error (exit
  * 2) saying which. An answer is checked with the validator the MCP SDK checks tools'
- * `outputSchema` with (Ajv, all errors, formats), so both say the same about the same data.
+ * `outputSchema` with (Ajv, all errors, formats), so both say the same about the same data. Ajv
+ * is loaded here only when a schema is given: `ask` loads it with the host, once its servers are
+ * spawned (with-host.ts).
  */
 import fs from 'node:fs';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
 import type { JsonSchema } from '../chat/types.js';
 import { UsageError, errorMessage } from '../shared/errors.js';
@@ -47,14 +48,15 @@ export function checkAnswer(answer: string, validate: (value: unknown) => Answer
   return validate(value);
 }
 
-export function loadAnswerSchema(file: string): AnswerSchema {
+export async function loadAnswerSchema(file: string): Promise<AnswerSchema> {
   const schema = readSchemaFile(file);
   if (!isRecord(schema))
     throw new UsageError(
       `--output-schema: ${file} does not hold a JSON Schema object (Ollama's format takes one)`,
       HINT,
     );
-  let validator: ReturnType<AjvJsonSchemaValidator['getValidator']>;
+  const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
+  let validator: ReturnType<InstanceType<typeof AjvJsonSchemaValidator>['getValidator']>;
   try {
     validator = new AjvJsonSchemaValidator().getValidator(schema as JsonSchemaType);
   } catch (error) {

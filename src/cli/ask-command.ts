@@ -117,7 +117,7 @@ export async function askCommand(
 ): Promise<number> {
   const { config, log } = runtime;
   // Usage errors first, before anything starts.
-  const schema = options.outputSchema === undefined ? undefined : loadAnswerSchema(options.outputSchema);
+  const schema = options.outputSchema === undefined ? undefined : await loadAnswerSchema(options.outputSchema);
   const printer = askPrinter(outputFormatOf(options), output, schema !== undefined);
   const llm = createOllamaClient(config.ollama, log);
   // Check Ollama while the servers start: neither waits for the other.

@@ -5,7 +5,7 @@
  * what it would never give back (heap-tuning.ts). On exit, every server process is stopped.
  */
 import { render } from 'ink';
-import { openChatSession } from '../session/chat-session.js';
+import { openChatSession } from '../session/open-chat-session.js';
 import {
   createRuntime,
   type GlobalOptions,

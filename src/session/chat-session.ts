@@ -12,16 +12,15 @@ import { Compactor, describeCompaction, earlierTurns } from '../chat/compaction.
 import { SessionStats } from '../chat/session-stats.js';
 import type { JsonSchema, LlmClient, ThinkSetting, ToolHost, ToolSpec, TurnEvent } from '../chat/types.js';
 import type { DisabledServer } from '../config/types.js';
-import { McpHost, type ServerStatus, type TaskInfo } from '../mcp/host.js';
-import { createOllamaClient, type OllamaClient } from '../ollama/client.js';
+import type { McpHost, ServerStatus, TaskInfo } from '../mcp/host.js';
+import type { OllamaClient } from '../ollama/client.js';
 import { EmbeddingRanker } from '../chat/tool-selection/embedding-ranker.js';
 import { ToolSelection } from '../chat/tool-selection/tool-selection.js';
 import { stateDir } from '../shared/state-dir.js';
 import { describeChange } from '../mcp/server-set-change.js';
 import { errorMessage } from '../shared/errors.js';
 import { watchConfigFile } from './config-watch.js';
-import { openUrl } from './open-url.js';
-import { QuestionSlot, ServerRequestGate, type UserQuestions } from './server-request-gate.js';
+import { QuestionSlot, type ServerRequestGate, type UserQuestions } from './server-request-gate.js';
 import { DEFAULT_MAX_STEPS } from './limits.js';
 import { fileVectorStore } from './vector-store.js';
 import { findPrompt, type OfferHost, type ResolvedInput, resolveTurnInput } from './turn-input.js';
@@ -493,42 +492,4 @@ function toolSelection(runtime: Runtime, llm: SessionLlm): ToolSelection {
     alwaysInclude: Object.fromEntries(config.servers.map((server) => [server.name, server.alwaysInclude])),
     ...(embeddings ? { embeddings } : {}),
   });
-}
-
-/** The REPL's session: servers not started yet (the caller starts them behind the first frame). */
-export function openChatSession(runtime: Runtime, keeper?: SessionKeeper): { session: ChatSession; host: McpHost } {
-  const status = new StatusFeed();
-  const notices = new NoticeFeed();
-  const offersChanged = new OffersFeed();
-  const questions = new QuestionSlot();
-  const records = new ServerRequestFeed();
-  const { servers, roots } = runtime.config;
-  const llm = createOllamaClient(runtime.config.ollama, runtime.log);
-  const serverRequests = new ServerRequestGate({
-    servers,
-    model: () => llm,
-    log: runtime.log,
-    questions,
-    notify: notices.notify,
-    openUrl,
-    onRecord: records.notify,
-  });
-  const host = new McpHost(servers, {
-    log: runtime.log,
-    onStatus: () => status.notify(),
-    roots,
-    onResourceUpdated: (server, uri) => notices.notify(`@${server}:${uri} changed.`),
-    onOffersChanged: () => offersChanged.notify(),
-    serverRequests,
-  });
-  const session = new ChatSession(runtime, host, llm, {
-    status,
-    notices,
-    offersChanged,
-    questions,
-    serverRequests: records,
-    gate: serverRequests,
-    ...(keeper ? { keeper } : {}),
-  });
-  return { session, host };
 }

@@ -17,9 +17,9 @@ const file = (name: string, content: string): string => {
   return at;
 };
 
-function usageErrorOf(run: () => unknown): UsageError {
+async function usageErrorOf(run: () => Promise<unknown>): Promise<UsageError> {
   try {
-    run();
+    await run();
   } catch (error) {
     if (error instanceof UsageError) return error;
     throw error;
@@ -28,7 +28,7 @@ function usageErrorOf(run: () => unknown): UsageError {
 }
 
 describe('the schema file', () => {
-  it('missing, a directory, not JSON, not an object, or not compilable: exit 2, saying which', () => {
+  it('missing, a directory, not JSON, not an object, or not compilable: exit 2, saying which', async () => {
     const cases: [string, string][] = [
       [path.join(dir, 'absent.json'), 'absent.json: no such file'],
       [dir, 'it is a directory'],
@@ -37,15 +37,15 @@ describe('the schema file', () => {
       [file('bad-type.json', '{"type": "integr"}'), 'bad-type.json is not a usable JSON Schema'],
     ];
     for (const [at, message] of cases) {
-      const error = usageErrorOf(() => loadAnswerSchema(at));
+      const error = await usageErrorOf(() => loadAnswerSchema(at));
       expect(error.exitCode).toBe(ExitCode.usage);
       expect(error.message).toContain(message);
     }
   });
 });
 
-describe('an answer', () => {
-  const schema = loadAnswerSchema(
+describe('an answer', async () => {
+  const schema = await loadAnswerSchema(
     file(
       'city.json',
       JSON.stringify({

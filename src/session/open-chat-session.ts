@@ -1,0 +1,50 @@
+/**
+ * The REPL's session and its host, wired together: the feeds the Ink UI listens to, the gate that
+ * asks the user about servers' requests, and the model client. Apart from chat-session.ts so that
+ * `ask`, which builds its host in `withHost`, does not load the host before its servers are spawned.
+ */
+import { McpHost } from '../mcp/host.js';
+import { createOllamaClient } from '../ollama/client.js';
+import { ChatSession, NoticeFeed, OffersFeed, ServerRequestFeed, StatusFeed } from './chat-session.js';
+import { openUrl } from './open-url.js';
+import type { Runtime } from './runtime.js';
+import { QuestionSlot, ServerRequestGate } from './server-request-gate.js';
+import type { SessionKeeper } from './session-keeper.js';
+
+/** The REPL's session: servers not started yet (the caller starts them behind the first frame). */
+export function openChatSession(runtime: Runtime, keeper?: SessionKeeper): { session: ChatSession; host: McpHost } {
+  const status = new StatusFeed();
+  const notices = new NoticeFeed();
+  const offersChanged = new OffersFeed();
+  const questions = new QuestionSlot();
+  const records = new ServerRequestFeed();
+  const { servers, roots } = runtime.config;
+  const llm = createOllamaClient(runtime.config.ollama, runtime.log);
+  const serverRequests = new ServerRequestGate({
+    servers,
+    model: () => llm,
+    log: runtime.log,
+    questions,
+    notify: notices.notify,
+    openUrl,
+    onRecord: records.notify,
+  });
+  const host = new McpHost(servers, {
+    log: runtime.log,
+    onStatus: () => status.notify(),
+    roots,
+    onResourceUpdated: (server, uri) => notices.notify(`@${server}:${uri} changed.`),
+    onOffersChanged: () => offersChanged.notify(),
+    serverRequests,
+  });
+  const session = new ChatSession(runtime, host, llm, {
+    status,
+    notices,
+    offersChanged,
+    questions,
+    serverRequests: records,
+    gate: serverRequests,
+    ...(keeper ? { keeper } : {}),
+  });
+  return { session, host };
+}
