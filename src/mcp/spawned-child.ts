@@ -30,7 +30,11 @@ export class SpawnedChild implements Transport {
     readonly config: StdioServerConfig,
     private readonly transport: StdioClientTransport,
   ) {
-    transport.onmessage = (message) => this.tell(() => this.onmessage?.(message));
+    // Told at once once the client listens: a message is passed on without a closure of its own.
+    transport.onmessage = (message) => {
+      if (this.held) this.held.push(() => this.onmessage?.(message));
+      else this.onmessage?.(message);
+    };
     transport.onerror = (error) => this.tell(() => this.onerror?.(error));
     transport.onclose = () => {
       this.exited = true;
