@@ -3,8 +3,8 @@
  * missing, not JSON, not a schema object or not a schema Ajv can compile is a usage error (exit
  * 2) saying which. An answer is checked with the validator the MCP SDK checks tools'
  * `outputSchema` with (Ajv, all errors, formats), so both say the same about the same data. Ajv
- * is loaded here only when a schema is given: `ask` loads it with the host, once its servers are
- * spawned (with-host.ts).
+ * is imported here only when a schema is given; otherwise `ask` first loads it with the host, once
+ * its servers are spawned (with-host.ts).
  */
 import fs from 'node:fs';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';

@@ -3,8 +3,8 @@
  *
  * Why: a command's start-up is spent loading code, and a server's start is spent loading its own.
  * Spawning needs only the validated config and the SDK's stdio transport; the SDK's client (with
- * Ajv), the host and the logger are loaded while the children start, on the other cores, instead
- * of before them. `withHost` spawns the configured children first and the host's first connect to
+ * Ajv) and the host are loaded while the children start, on the other cores, instead of before
+ * them. `withHost` spawns the configured children first and the host's first connect to
  * each takes its child (`SpawnedChildren.take`); a restart spawns afresh.
  *
  * The SDK's `Client.connect` starts the transport it is given, and a `StdioClientTransport` can

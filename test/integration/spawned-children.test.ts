@@ -141,9 +141,10 @@ describe('servers spawned before the host is loaded', () => {
     cleanups.push(() => spawned.close());
     expect(spawned.take({ ...config })).toBeUndefined();
     const child = spawned.take(config);
+    // Taken, it is no longer the set's to stop.
+    cleanups.push(() => child?.close());
     expect(child?.config).toBe(config);
     expect(spawned.take(config)).toBeUndefined();
-    cleanups.push(() => child?.close());
   });
 
   it('children no connect took are stopped on close', async () => {
