@@ -16,6 +16,7 @@ import { PullLine } from './components/PullLine.js';
 import { Prompt } from './components/Prompt.js';
 import { StatusBar } from './components/StatusBar.js';
 import { completionsFor } from './commands.js';
+import { keysInChunk } from './key-chunks.js';
 import { editLine, emptyLine, searchPrompt, type LineState } from './line-editor.js';
 import { useChat, type ChatController } from './use-chat.js';
 
@@ -133,7 +134,11 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
   const keyHandler = useRef<(input: string, key: Key) => void>(() => undefined);
   keyHandler.current = (input, key) =>
     handleKey(input, key, { chat, currentLine: () => lineRef.current, setLine, exit, remember });
-  useInput(useCallback((input: string, key: Key) => keyHandler.current(input, key), []));
+  useInput(
+    useCallback((input: string, key: Key) => {
+      for (const press of keysInChunk(input, key)) keyHandler.current(press.input, press.key);
+    }, []),
+  );
 
   // Ink writes `<Static>`'s new items to the scrollback as it commits the frame that holds them,
   // before layout effects run: by then they are drawn for good.

@@ -46,9 +46,6 @@ export interface EditorKey {
 
 export const emptyLine: LineState = { text: '', cursor: 0, recall: [], browsing: null, draft: '' };
 
-/** What Ctrl+R sends. */
-const CTRL_R = '\u0012';
-
 /** Inputs kept for ↑/↓ (earlier runs' among them: the input history keeps as many). */
 const MAX_RECALL = 500;
 
@@ -171,9 +168,6 @@ export function editLine(
   complete: (word: string) => string[] = () => [],
 ): EditResult {
   const { text, cursor } = state;
-  // Ctrl+R and the keys typed right after it can come as one chunk ("\x12abc"): the search, then the keys.
-  if (input.length > 1 && input.startsWith(CTRL_R) && !key.ctrl && !key.meta)
-    return editLine(editLine(state, 'r', { ctrl: true }).state, input.slice(1), {}, complete);
   if (state.search) return searchKey(state, state.search, input, key);
   if (key.ctrl && input === 'r') return { state: startSearch(state) };
   if (key.tab) return { state: completeLine(state, complete) };

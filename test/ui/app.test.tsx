@@ -226,6 +226,25 @@ describe('input', () => {
     expect(llm.scripted.sentContents(0)).toContain('first line\nsecond line');
   });
 
+  it('keys pressed faster than one read each act, and none lands on the line as text', async () => {
+    const app = await startApp();
+    app.send('help');
+    await app.waitForScreen(/Commands/);
+    app.press('draft');
+    await app.waitForScreen(/› draft/);
+    // Ctrl+U, Ctrl+R and the search's first letters in one chunk: the line is cleared, then searched.
+    app.press('\u0015\u0012hel');
+    await app.waitForScreen(/search "hel" › help/);
+    app.press(KEY.esc);
+    await app.waitUntil(() => expect(app.inputLine()).toBe(''));
+    // A word and two Backspaces (DEL), then a letter, in one chunk.
+    app.press('abc\u007f\u007fX');
+    await app.waitUntil(() => expect(app.inputLine()).toBe('aX'));
+    // Ctrl+A then a letter: the letter goes to the start of the line.
+    app.press('\u0001>');
+    await app.waitUntil(() => expect(app.inputLine()).toBe('>aX'));
+  });
+
   it('ignores empty and blank input', async () => {
     const llm = new TestLlm([]);
     const app = await startApp({ llm });

@@ -68,12 +68,6 @@ describe('reverse search (Ctrl+R)', () => {
     expect(state).toMatchObject({ text: 'Xgit status', search: undefined });
   });
 
-  it('Ctrl+R and the keys typed right after it in one chunk search, and never reach the line as text', () => {
-    const state = editLine(start, '\u0012git', {}).state;
-    expect(state.text).toBe('git log --oneline');
-    expect(state.search?.query).toBe('git');
-  });
-
   it('keys and Enter in one chunk narrow the search, then take the match without sending it', () => {
     const result = editLine(keys(start, ctrlR), 'dep\r', {});
     expect(result.submitted).toBeUndefined();
