@@ -20,6 +20,20 @@ export default defineConfig([
     },
   },
   {
+    // zod's `z` object holds all of zod, so a bundle that imports it keeps all of it (its JSON Schema
+    // reader and compiler among it); a namespace import keeps what is called (test/integration/bundle.test.ts).
+    files: ['src/**', 'servers/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
+          message: "import * as z from 'zod': the `z` object keeps all of zod in the bundle",
+        },
+      ],
+    },
+  },
+  {
     // The terminal sanitisers match control characters on purpose: they strip them from untrusted
     // text before it reaches the terminal. The key splitter finds the control keys in a chunk of input.
     files: ['src/shared/terminal-text.ts', 'src/ui/key-chunks.ts'],

@@ -4,7 +4,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorResult, textResult } from '../shared/tool-results.js';
 import { MAX_EXPRESSION_LENGTH } from './protocol.js';
 import { Evaluator, defaultChildPath } from './evaluator-process.js';

@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RootState, RootsOutcome } from './root-state.js';
 import { openRoots, RootError, Sandbox } from './sandbox.js';
 

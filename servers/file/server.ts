@@ -5,7 +5,7 @@
  */
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { textResult } from '../shared/tool-results.js';
 import { followClientRoots, ROOTS_NOT_YET_RECEIVED } from './client-roots.js';
 import { guard } from './file-errors.js';

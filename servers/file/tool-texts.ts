@@ -3,7 +3,7 @@
  * are known; roots still to come from the client are described without a name, and the tools
  * are described again (with a tools/list_changed) once the client's roots are known.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Sandbox } from './sandbox.js';
 
 export interface ToolTexts {

@@ -3,7 +3,7 @@
  * zod at this boundary (only the fields we show); file content is decoded from
  * base64, binary content is described rather than dumped, and long text is capped.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { GitHubError } from './github-errors.js';
 
 /** How much of the start of a file is inspected for NUL bytes (the usual binary heuristic). */

@@ -6,7 +6,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, RequestInfo } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorResult, textResult } from '../shared/tool-results.js';
 import { GitHubClient, GitHubError } from './github-api.js';
 import { contentsPath, repoPath, subjectOf } from './github-paths.js';

@@ -3,7 +3,7 @@
  * well formed, the root must be `<feed>`, and arXiv's own error entries become errors, not papers.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const PaperSchema = z.object({
   id: z.string().min(1),

@@ -8,7 +8,7 @@
 import type { Dirent } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalisePaperId, type Paper, PaperSchema, unversionedId } from './atom.js';
 import { errorCode, LockBusyError, type LockTiming, withLock, writeAtomic } from './locked-file.js';
 

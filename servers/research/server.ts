@@ -4,7 +4,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolExtra } from '../shared/progress.js';
 import { errorResult, textResult } from '../shared/tool-results.js';
 import { ArxivClient, ArxivError } from './arxiv-client.js';

@@ -4,7 +4,7 @@
  * bug, and then only with --debug.
  */
 import { CommanderError } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildProgram } from './program.js';
 import { processOutput } from './output.js';
 import { ExitCode, McpChatError, errorMessage } from '../shared/errors.js';

@@ -3,7 +3,7 @@
  * `mcpServers` shape plus our own fields; unknown keys at the top level and inside an
  * entry are allowed so a Claude Desktop file works unchanged. Our own sections are strict.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { BUILT_IN_SERVER } from '../chat/tool-naming.js';
 import { isRecord } from '../shared/is-record.js';
 

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { errorMessage } from '../shared/errors.js';
 import { readRegularFile } from './regular-file.js';

@@ -16,7 +16,7 @@ import {
   OAuthTokensSchema,
   type OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { stateDir, type StateEnv } from '../shared/state-dir.js';
 

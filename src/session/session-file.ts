@@ -4,7 +4,7 @@
  * and the items the screen showed. Read with zod: a damaged file or one from a newer mcp-chat is
  * an error naming the file, never a crash and never silently rewritten.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatMessage, ToolCall, ToolResult } from '../chat/types.js';
 import { McpChatError, ExitCode } from '../shared/errors.js';
 import { isRecord } from '../shared/is-record.js';

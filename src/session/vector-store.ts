@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { VectorStore } from '../chat/tool-selection/embedding-ranker.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import type { Logger } from '../shared/log.js';

@@ -15,8 +15,8 @@ import { REPO_ROOT } from '../helpers/server-configs.js';
 
 interface Output {
   imports: Array<{ path: string; kind: string; external?: boolean }>;
-  /** Source files (relative to the repository) bundled into this output. */
-  inputs: Record<string, unknown>;
+  /** Source files (relative to the repository) bundled into this output, and the bytes each left in it. */
+  inputs: Record<string, { bytesInOutput: number }>;
   entryPoint?: string;
 }
 
@@ -151,6 +151,14 @@ describe('the built programs', () => {
     expect(inputs.filter((input) => input.includes('node_modules/date-fns/'))).toEqual([]);
     // What stands in for it, in the CLI's log chunk: rotation by size (test/e2e/logs.test.ts) never calls it.
     expect(inputs).toContain('date-fns-left-out:date-fns');
+  });
+
+  it("no bundle carries zod's `z` object, which holds all of zod (its JSON Schema reader among it) for any use of it", () => {
+    // `import * as z from 'zod'` lets esbuild keep only what is called; `import { z }` keeps the whole object.
+    const zObject = Object.entries(outputs).filter(
+      ([, built]) => (built.inputs['node_modules/zod/v4/classic/external.js']?.bytesInOutput ?? 0) > 0,
+    );
+    expect(zObject.map(([name]) => name)).toEqual([]);
   });
 
   it('the calculator server leaves mathjs to its evaluator child', () => {

@@ -4,7 +4,7 @@
  * `{"tool_calls": […]}`, LangChain `{"action", "action_input"}`, and answer wrappers.
  * Policy: shapes are validated with zod; an object that fits none is content, not a call.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A call as written, before its name is routed to a real tool. */
 export interface RawCall {
