@@ -7,6 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
+import { REPO_ROOT } from '../helpers/server-configs.js';
+
+const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 let workDir: string;
 let env: Record<string, string>;
@@ -91,6 +94,21 @@ describe('mcp-chat call', () => {
       env,
     });
     expect(result).toEqual({ code: 0, stdout: '7006652\n', stderr: '' });
+  });
+
+  it("checks a result against the tool's output schema (Ajv, which the build loads only when first needed)", async () => {
+    const config = path.join(workDir, 'everything.json');
+    fs.writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { everything: { command: 'node', args: [EVERYTHING, 'stdio'] } } }),
+    );
+    const result = await runCli(
+      ['--config', config, 'call', 'everything', 'get-structured-content', '{"location":"Chicago"}'],
+      { cwd: workDir, env },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/"temperature"/);
   });
 
   it('reads a file under the directory it was started in', async () => {
