@@ -16,7 +16,7 @@ import { connectServer } from './connect.js';
 import type { Connection, ServerList } from './connection.js';
 import { allPages } from './paginate.js';
 import { displayUrl, errorWithoutSecrets, hideSecrets, secretValues } from './server-secrets.js';
-import { AuthorisationNeeded } from './oauth-policy.js';
+import { AuthorisationNeeded } from './authorisation-needed.js';
 import { instructionsForModel } from './server-instructions.js';
 import { filterTools } from './tool-filter.js';
 import { SessionTasks } from './session-tasks.js';

@@ -10,17 +10,7 @@ import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthSettings, RemoteServerConfig } from '../config/types.js';
 import { errorMessage } from '../shared/errors.js';
-
-/** A server that needs a person to approve access, said the way every command says it. */
-export class AuthorisationNeeded extends Error {
-  constructor(
-    readonly server: string,
-    reason?: string,
-  ) {
-    super(`needs authorisation: run mcp-chat auth ${server}${reason ? ` (${reason})` : ''}`);
-    this.name = 'AuthorisationNeeded';
-  }
-}
+import { AuthorisationNeeded } from './authorisation-needed.js';
 
 /**
  * The OAuth an entry uses: what it says, else OAuth once the server answers 401, unless the entry

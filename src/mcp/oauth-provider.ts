@@ -23,7 +23,8 @@ import type { OAuthSettings, RemoteServerConfig } from '../config/types.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import type { AuthorizationCallback } from './oauth-callback.js';
-import { AuthorisationNeeded, effectiveOAuth, privateKeyJwt } from './oauth-policy.js';
+import { AuthorisationNeeded } from './authorisation-needed.js';
+import { effectiveOAuth, privateKeyJwt } from './oauth-policy.js';
 import { type OAuthStore, oauthStoreFor, type StoredOAuth, withoutKeys } from './oauth-store.js';
 import { addSecretValues, hideSecrets } from './server-secrets.js';
 

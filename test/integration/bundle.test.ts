@@ -51,6 +51,19 @@ function reachable(file: string): string[] {
   return [...seen];
 }
 
+/** The outputs loaded with `file` itself: its static imports, not what it may import later. */
+function loadedWith(file: string): string[] {
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const imported of output(name).imports)
+      if (!imported.external && imported.kind === 'import-statement') visit(imported.path);
+  };
+  visit(file);
+  return [...seen];
+}
+
 const bundles = (files: string[], sourcePrefix: string): boolean =>
   files.some((file) => Object.keys(output(file).inputs).some((input) => input.startsWith(sourcePrefix)));
 
@@ -84,6 +97,15 @@ describe('the built programs', () => {
     expect(bundles(loaded, 'node_modules/ink/')).toBe(false);
     expect(bundles(loaded, 'node_modules/react/')).toBe(false);
     expect(bundles(reachable(outputFor('src/cli/chat-command.tsx')), 'node_modules/ink/')).toBe(true);
+  });
+
+  it("the host loads the SDK's remote transports and its OAuth only when a remote server starts", () => {
+    const host = outputFor('src/mcp/host.ts');
+    const sdkClient = 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/';
+    for (const remote of ['streamableHttp.js', 'sse.js', 'auth.js']) {
+      expect(bundles(loadedWith(host), `${sdkClient}${remote}`), remote).toBe(false);
+      expect(bundles(reachable(host), `${sdkClient}${remote}`), remote).toBe(true);
+    }
   });
 
   it("the chat holds React's production build only (the development build retains data on every render)", () => {
