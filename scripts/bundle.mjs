@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { ajvOnFirstUse } from './ajv-on-first-use.mjs';
+import { sdkOnFirstUse } from './sdk-on-first-use.mjs';
 import { inkCaches } from './ink-caches.mjs';
 
 /** ES modules have no `require`, `__filename` or `__dirname`; bundled CommonJS packages expect them. */
@@ -102,7 +102,7 @@ const common = {
   sourcesContent: false,
   logLevel: 'warning',
   metafile: true,
-  plugins: [bundleCreateRequire, onlyWhatIsUsed, ajvOnFirstUse, inkCaches],
+  plugins: [bundleCreateRequire, onlyWhatIsUsed, sdkOnFirstUse, inkCaches],
 };
 
 /** What went into each output and what it imports: test/integration/bundle.test.ts checks it. */

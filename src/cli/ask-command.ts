@@ -4,7 +4,6 @@
  * need approval are denied unless --yes, and the model is told.
  */
 import type { ToolCallRecord, ToolOffer, TurnEvent } from '../chat/types.js';
-import { randomUUID } from 'node:crypto';
 import { ExitCode, assertNever, errorMessage } from '../shared/errors.js';
 import { createOllamaClient } from '../ollama/client.js';
 import { ChatSession } from '../session/chat-session.js';
@@ -22,6 +21,7 @@ import { scriptGate } from '../session/server-request-gate.js';
 import { withHost } from '../session/with-host.js';
 import { TurnTranscript } from '../session/turn-transcript.js';
 import { type AskSession, resumeAskSession, saveAskSession } from './ask-session.js';
+import { cryptoOnUse } from '../shared/crypto-on-use.js';
 
 export interface AskOptions {
   json?: boolean;
@@ -152,7 +152,7 @@ export async function askCommand(
         stats: session.stats.snapshot(),
       });
       printer.start({
-        sessionId: randomUUID(),
+        sessionId: cryptoOnUse().randomUUID(),
         model: llm.model,
         prompt,
         servers: host.statuses(),

@@ -3,10 +3,10 @@
  * trusted, each by absolute path and the SHA-256 of its content, in one JSON file in the state
  * directory. It reads, hashes and writes; it never asks. An edited file no longer matches.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import * as z from 'zod';
 import { writeFileAtomic } from '../shared/atomic-write.js';
+import { cryptoOnUse } from '../shared/crypto-on-use.js';
 import { errorMessage } from '../shared/errors.js';
 import { readRegularFile } from './regular-file.js';
 
@@ -35,7 +35,7 @@ const storeSchema = z.object({
 type StoreFile = z.infer<typeof storeSchema>;
 
 export function sha256(content: Buffer | string): string {
-  return crypto.createHash('sha256').update(content).digest('hex');
+  return cryptoOnUse().createHash('sha256').update(content).digest('hex');
 }
 
 /** Reads a file whole, or undefined when it does not exist or is not a regular file. */

@@ -3,14 +3,14 @@
  * a crash or a concurrent reader never sees half a file. Mode 0600 in a 0700 directory: what
  * mcp-chat remembers about a person is theirs alone.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { cryptoOnUse } from './crypto-on-use.js';
 
 /** A name beside `file` no other writer (process or call) uses. */
 function tempFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomUUID()}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${cryptoOnUse().randomUUID()}.tmp`);
 }
 
 export function writeFileAtomic(file: string, text: string): void {

@@ -4,7 +4,7 @@
  * and compile hundreds of modules; `ask`, `call` and `tools` never load Ink; the calculator
  * server leaves mathjs to its evaluator child; no bundle carries zod's messages in other
  * languages, or the date-fns that pino-roll calls only for options mcp-chat does not use; the
- * SDK's Ajv provider requires Ajv only when it builds a validator. Read
+ * SDK's Ajv provider and task store load Ajv and `node:crypto` only when first used. Read
  * from esbuild's own account of the build (dist/bundle-meta.json); `npm test` builds first.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -167,19 +167,29 @@ describe('the built programs', () => {
     expect(run.stderr).toContain('review scripts/ink-caches.mjs');
   });
 
-  it("a build against an SDK whose Ajv provider's imports changed stops and names the file to review", () => {
-    const script = [
-      "import { patchAjvProvider } from './scripts/ajv-on-first-use.mjs';",
-      "patchAjvProvider('ajv-provider.js', \"import { Ajv } from 'ajv';\\nimport _addFormats from 'ajv-formats';\");",
-    ].join('\n');
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-    });
-    expect(run.status).not.toBe(0);
-    expect(run.stderr).toContain(`ajv-provider.js no longer has "import Ajv from 'ajv';"`);
-    expect(run.stderr).toContain('review scripts/ajv-on-first-use.mjs');
-  });
+  it.each([
+    ['validation/ajv-provider.js', "import { Ajv } from 'ajv';", "import Ajv from 'ajv';"],
+    [
+      'experimental/tasks/stores/in-memory.js',
+      "import * as crypto from 'node:crypto';",
+      "import { randomBytes } from 'node:crypto';",
+    ],
+  ])(
+    'a build against an SDK whose %s imports otherwise stops and names the file to review',
+    (module, changed, line) => {
+      const script = [
+        "import { patchSdkModule } from './scripts/sdk-on-first-use.mjs';",
+        `patchSdkModule(${JSON.stringify(module)}, ${JSON.stringify(changed)});`,
+      ].join('\n');
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+      });
+      expect(run.status).not.toBe(0);
+      expect(run.stderr).toContain(`${module} no longer has "${line}"`);
+      expect(run.stderr).toContain('review scripts/sdk-on-first-use.mjs');
+    },
+  );
 
   it('zod brings only its English messages, and pino-roll none of date-fns (only its frequency and dateFormat need it)', () => {
     const inputs = Object.values(outputs).flatMap((built) => Object.keys(built.inputs));
