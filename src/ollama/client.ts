@@ -156,6 +156,7 @@ class HttpOllamaClient implements OllamaClient {
     } finally {
       // A consumer that stopped early, or a failure: release the connection now.
       if (!finished) guard.cancel();
+      guard.release();
     }
   }
 
@@ -185,6 +186,8 @@ class HttpOllamaClient implements OllamaClient {
       return await withRetry(() => guard.race(call(api)), undefined, this.log);
     } catch (error) {
       throw toOllamaError(error, target);
+    } finally {
+      guard.release();
     }
   }
 

@@ -105,18 +105,26 @@ export function toOllamaError(error: unknown, target: Target): OllamaError {
   return new OllamaError(`request to Ollama at ${target.baseUrl} failed: ${detail}`, 'request-failed');
 }
 
-/** Runs `attempt`, again after a backoff when the connection itself failed. */
+/**
+ * Runs `attempt`, again after a backoff when the connection itself failed. Nearly every request
+ * succeeds at once, so p-retry (its options, checks and timers: a tenth of a turn's own CPU) is
+ * entered only after a first connection failure, with that failure as its first attempt, so the
+ * backoff and the log lines are the same as p-retry's from the start.
+ */
 export function withRetry<T>(attempt: () => Promise<T>, signal: AbortSignal | undefined, log: Logger): Promise<T> {
-  return pRetry(attempt, {
-    retries: ATTEMPTS - 1,
-    factor: 2,
-    minTimeout: FIRST_RETRY_DELAY_MS,
-    signal,
-    shouldRetry: ({ error }) => isConnectionError(error),
-    onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
-      if (isConnectionError(error) && retriesLeft > 0) {
-        log.debug({ attempt: attemptNumber, reason: connectionReason(error) }, 'ollama connection failed; retrying');
-      }
-    },
+  return attempt().catch((firstFailure: unknown) => {
+    if (!isConnectionError(firstFailure)) throw firstFailure;
+    return pRetry((attemptNumber) => (attemptNumber === 1 ? Promise.reject(firstFailure) : attempt()), {
+      retries: ATTEMPTS - 1,
+      factor: 2,
+      minTimeout: FIRST_RETRY_DELAY_MS,
+      signal,
+      shouldRetry: ({ error }) => isConnectionError(error),
+      onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+        if (isConnectionError(error) && retriesLeft > 0) {
+          log.debug({ attempt: attemptNumber, reason: connectionReason(error) }, 'ollama connection failed; retrying');
+        }
+      },
+    });
   });
 }

@@ -111,5 +111,6 @@ export async function* pullModel(
   } finally {
     // A consumer that stopped early, or a failure: release the connection now.
     if (!succeeded) guard.cancel();
+    guard.release();
   }
 }

@@ -23,6 +23,16 @@ export class RequestGuard {
   private readonly controller = new AbortController();
   /** The body of the streamed reply, once its headers are in. */
   private streamed: ReadableStream<Uint8Array> | undefined;
+  /**
+   * A streamed reply is raced chunk by chunk: one timer, re-armed for each step, and one listener
+   * on the cancel signal serve every step (a timer and a listener per chunk cost more than the
+   * chunk's own handling). Both are set at the first step and let go by `release`.
+   */
+  private timer: NodeJS.Timeout | undefined;
+  private listening = false;
+  /** Fails the step being waited for; unset between steps. */
+  private failStep: ((error: Error) => void) | undefined;
+  private readonly onAbort = (): void => this.stop(abortError());
 
   constructor(private readonly options: GuardOptions) {}
 
@@ -31,35 +41,61 @@ export class RequestGuard {
     this.controller.abort();
   }
 
+  /** Lets go of the timer and the signal's listener, once the request is over (however it ended). */
+  release(): void {
+    clearTimeout(this.timer);
+    if (this.listening) this.options.signal?.removeEventListener('abort', this.onAbort);
+    this.listening = false;
+    this.failStep = undefined;
+  }
+
   /**
    * Waits for `work` (one step of the exchange with the server) under the idle timeout and
    * the cancel signal. Either of those settles at once and cancels the request, so a
    * cancelled turn never waits for the socket to unwind.
    */
   race<T>(work: Promise<T>): Promise<T> {
-    const { timeoutMs, signal } = this.options;
+    if (this.options.signal?.aborted) {
+      // The work is abandoned: its own failure (the request torn down under it) is expected, not unhandled.
+      work.catch(() => undefined);
+      this.cancel();
+      return Promise.reject(abortError());
+    }
+    this.watch();
     return new Promise<T>((resolve, reject) => {
-      const stop = (error: Error): void => {
-        this.cancel();
-        reject(error);
-      };
-      if (signal?.aborted) {
-        // The work is abandoned: its own failure (the request torn down under it) is expected, not unhandled.
-        work.catch(() => undefined);
-        stop(abortError());
-        return;
-      }
-      const onAbort = (): void => stop(abortError());
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const timer =
-        Number.isFinite(timeoutMs) && timeoutMs > 0
-          ? setTimeout(() => stop(this.options.timeoutError()), timeoutMs)
-          : undefined;
-      void work.then(resolve, reject).finally(() => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      });
+      this.failStep = reject;
+      work.then(
+        (value) => {
+          this.failStep = undefined;
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.failStep = undefined;
+          reject(error);
+        },
+      );
     });
+  }
+
+  /** Arms the idle timer for the next step (and the signal's listener at the first). */
+  private watch(): void {
+    const { timeoutMs, signal } = this.options;
+    if (!this.listening && signal) {
+      signal.addEventListener('abort', this.onAbort, { once: true });
+      this.listening = true;
+    }
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return;
+    if (this.timer) this.timer.refresh();
+    else this.timer = setTimeout(() => this.stop(this.options.timeoutError()), timeoutMs);
+  }
+
+  /** The timer or the signal fired: the step waited for, if any, fails; between steps the next one is timed anew. */
+  private stop(error: Error): void {
+    const failStep = this.failStep;
+    if (!failStep) return;
+    this.failStep = undefined;
+    this.cancel();
+    failStep(error);
   }
 
   /** Passed to `new Ollama({ fetch })`. */

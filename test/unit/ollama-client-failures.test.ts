@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -277,6 +278,18 @@ describe('OllamaClient: cancel and idle timeout', () => {
     const { chunks, error } = await run(llm);
     expect(error).toBeUndefined();
     expect(chunks.filter((chunk) => chunk.type === 'content')).toHaveLength(6);
+  });
+
+  it('listens to the cancel signal once for a whole reply, and leaves no listener on it after', async () => {
+    const { llm, ollama } = await start();
+    ollama.script({ text: 'a b c d e f' });
+    const controller = new AbortController();
+    const listening: number[] = [];
+    for await (const chunk of llm.chat(ask({ signal: controller.signal }))) {
+      if (chunk.type === 'content') listening.push(getEventListeners(controller.signal, 'abort').length);
+    }
+    expect(listening).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('a consumer that stops early releases the connection', async () => {
