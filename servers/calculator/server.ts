@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { errorResult, textResult } from '../shared/tool-results.js';
 import { MAX_EXPRESSION_LENGTH } from './protocol.js';
 import { Evaluator, defaultChildPath } from './evaluator-process.js';
+import { validatorOnFirstUse } from '../shared/validator-on-first-use.js';
 
 export interface CalculatorOptions {
   /** Wall-clock limit of one evaluation (default 2 s); tests use a short one. */
@@ -47,6 +48,7 @@ export function createServer(options: CalculatorOptions = {}): McpServer {
   const server = new McpServer(
     { name: 'calculator', version: '0.1.0' },
     {
+      jsonSchemaValidator: validatorOnFirstUse(),
       instructions:
         'Use evaluate for any arithmetic, math function or unit conversion instead of computing it yourself.',
     },

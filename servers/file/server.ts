@@ -17,6 +17,7 @@ import type { Sandbox } from './sandbox.js';
 import { searchFiles } from './search-files.js';
 import { serverInstructions, type ToolTexts, toolTexts } from './tool-texts.js';
 import { writeFileAtomic } from './write-file.js';
+import { validatorOnFirstUse } from '../shared/validator-on-first-use.js';
 
 export interface FileServerOptions {
   /**
@@ -46,6 +47,7 @@ export function createServer(options: FileServerOptions): McpServer {
   const server = new McpServer(
     { name: 'file', version: '0.1.0' },
     {
+      jsonSchemaValidator: validatorOnFirstUse(),
       instructions: serverInstructions(state.sandboxNow),
       // Describing the five tools again for new roots is one change for the client, not five.
       debouncedNotificationMethods: ['notifications/tools/list_changed'],

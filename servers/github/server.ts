@@ -11,6 +11,7 @@ import { errorResult, textResult } from '../shared/tool-results.js';
 import { GitHubClient, GitHubError } from './github-api.js';
 import { contentsPath, repoPath, subjectOf } from './github-paths.js';
 import { directoryListing, fileContent, repositorySummary, searchResults } from './repo-views.js';
+import { validatorOnFirstUse } from '../shared/validator-on-first-use.js';
 
 export interface GitHubServerOptions {
   /** Shared between sessions so the ETag cache serves every client of one process. */
@@ -74,6 +75,7 @@ export function createServer(options: GitHubServerOptions): McpServer {
   const server = new McpServer(
     { name: 'github', version: '0.1.0' },
     {
+      jsonSchemaValidator: validatorOnFirstUse(),
       instructions:
         'Reads public (or token-visible) GitHub repositories: metadata, directory listings, file contents and search.',
     },

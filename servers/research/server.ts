@@ -11,6 +11,7 @@ import { ArxivClient, ArxivError } from './arxiv-client.js';
 import { AtomParseError, type Paper, parseAtomFeed } from './atom.js';
 import { CacheError, PaperCache, type SaveResult, TopicError } from './paper-cache.js';
 import { SearchProgress } from './search-progress.js';
+import { validatorOnFirstUse } from '../shared/validator-on-first-use.js';
 
 export interface ResearchServerOptions {
   /** Root of the paper cache; each topic gets a folder inside it. */
@@ -40,6 +41,7 @@ export function createServer(options: ResearchServerOptions): McpServer {
   const server = new McpServer(
     { name: 'research', version: '0.1.0' },
     {
+      jsonSchemaValidator: validatorOnFirstUse(),
       instructions:
         'Finds scientific papers on arXiv. Call search_papers with a topic first; it returns paper ids. ' +
         'Then call extract_info with one of those ids for the title, authors, summary and PDF link.',

@@ -1,17 +1,24 @@
 /**
- * The validator each MCP client gets: built on first use, it checks output schemas as the SDK's
- * default does, and each client keeps its own, so two servers that reuse a schema `$id` for
- * different schemas are each checked against their own.
+ * The validator each MCP client gets, and the one each of our servers gets: built on first use,
+ * it checks as the SDK's default does; each client keeps its own, so two servers that reuse a
+ * schema `$id` for different schemas are each checked against their own.
  */
 import { describe, expect, it } from 'vitest';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import { validatorOnFirstUse } from '../../servers/shared/validator-on-first-use.js';
 import { LazySchemaValidator } from '../../src/mcp/lazy-schema-validator.js';
 
 const numberSchema = { $id: 'urn:example:reading', type: 'object', properties: { value: { type: 'number' } } };
 const stringSchema = { $id: 'urn:example:reading', type: 'object', properties: { value: { type: 'string' } } };
 
-describe('LazySchemaValidator', () => {
-  it('accepts what matches the schema and names what does not', () => {
-    const validate = new LazySchemaValidator().getValidator(numberSchema);
+const VALIDATORS: Array<[string, () => jsonSchemaValidator]> = [
+  ["the client's", () => new LazySchemaValidator()],
+  ["a server's", validatorOnFirstUse],
+];
+
+describe('validators built on first use', () => {
+  it.each(VALIDATORS)('%s accepts what matches the schema and names what does not', (_whose, create) => {
+    const validate = create().getValidator(numberSchema);
     expect(validate({ value: 3 })).toEqual({ valid: true, data: { value: 3 }, errorMessage: undefined });
     const result = validate({ value: 'three' });
     expect(result.valid).toBe(false);
