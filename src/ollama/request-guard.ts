@@ -64,13 +64,17 @@ export class RequestGuard {
     this.watch();
     return new Promise<T>((resolve, reject) => {
       this.failStep = reject;
+      // A step failed by the timer settles later, maybe after the next step began: it clears only its own.
+      const settled = (): void => {
+        if (this.failStep === reject) this.failStep = undefined;
+      };
       work.then(
         (value) => {
-          this.failStep = undefined;
+          settled();
           resolve(value);
         },
         (error: unknown) => {
-          this.failStep = undefined;
+          settled();
           reject(error);
         },
       );

@@ -1,15 +1,16 @@
 /**
  * The guard of one Ollama request: `race` under a signal that has already fired gives up at once,
  * and the step it abandons may still fail (the request torn down under it) without that failure
- * going unhandled, which would end the process.
+ * going unhandled, which would end the process; a step failed by the idle timer that settles late
+ * does not take the timer from the next step.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { RequestGuard } from '../../src/ollama/request-guard.js';
 import { createLogger } from '../../src/shared/log.js';
 
-function guard(signal: AbortSignal): RequestGuard {
+function guard(signal: AbortSignal, timeoutMs = 1_000): RequestGuard {
   return new RequestGuard({
-    timeoutMs: 1_000,
+    timeoutMs,
     signal,
     streaming: true,
     timeoutError: () => new Error('timed out'),
@@ -44,5 +45,15 @@ describe('RequestGuard.race', () => {
     const raced = guard(controller.signal).race(new Promise<string>(() => undefined));
     controller.abort();
     await expect(raced).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('a step the idle timer failed, settling later, leaves the next step under the timer', async () => {
+    const raced = guard(new AbortController().signal, 20);
+    let tearDownFirst: (error: Error) => void = () => undefined;
+    const first = new Promise<string>((_, reject) => (tearDownFirst = reject));
+    await expect(raced.race(first)).rejects.toThrow('timed out');
+    const second = raced.race(new Promise<string>(() => undefined));
+    tearDownFirst(new Error('socket torn down'));
+    await expect(second).rejects.toThrow('timed out');
   });
 });
