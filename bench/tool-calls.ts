@@ -14,13 +14,15 @@ import type { McpHost } from '../src/mcp/host.js';
 /**
  * Two server processes started alike differ by up to 10 % in speed (which core, which caches),
  * as much as the overhead measured. So the calls are spread over PAIRS pairs of fresh processes:
- * each pair's host and bare client get a server of their own, and the samples are pooled.
+ * each pair's host and bare client get a server of their own, and the samples are pooled. With 5
+ * pairs the concurrent row read 0.96 to 1.10 in four runs of one build minutes apart; with 10,
+ * 0.96 to 1.03 (bench/fixes.md).
  */
-const PAIRS = 5;
-/** Per pair, 2 blocks of 100 calls a side: 1,000 sequential calls each in all, interleaved in blocks. */
+const PAIRS = 10;
+/** Per pair, 2 blocks of 100 calls a side: 2,000 sequential calls each in all, interleaved in blocks. */
 const SEQUENTIAL: Rounds = { warmup: 1, runs: 2 };
 const BLOCK = 100;
-/** Per pair, 20 batches a side: 100 in all (one batch takes about 25 ms, and its spread is wide). */
+/** Per pair, 20 batches a side: 200 in all (one batch takes about 25 ms, and its spread is wide). */
 const CONCURRENT: Rounds = { warmup: 1, runs: 20 };
 const AT_ONCE = 100;
 const TARGET_RATIO = 1.1;
