@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { sdkOnFirstUse } from './sdk-on-first-use.mjs';
+import { onFirstUse } from './on-first-use.mjs';
 import { inkCaches } from './ink-caches.mjs';
 
 /** ES modules have no `require`, `__filename` or `__dirname`; bundled CommonJS packages expect them. */
@@ -102,7 +102,7 @@ const common = {
   sourcesContent: false,
   logLevel: 'warning',
   metafile: true,
-  plugins: [bundleCreateRequire, onlyWhatIsUsed, sdkOnFirstUse, inkCaches],
+  plugins: [bundleCreateRequire, onlyWhatIsUsed, onFirstUse, inkCaches],
 };
 
 /** What went into each output and what it imports: test/integration/bundle.test.ts checks it. */

@@ -32,6 +32,13 @@ export function redactSecrets(text: string): string {
   );
 }
 
+/**
+ * Where a silent logger writes (nothing reaches it). Without a stream of its own pino would open an
+ * asynchronous writer on stdout, with exit handlers and `node:worker_threads` behind it, as soon
+ * as this module loads.
+ */
+const DISCARD = { write: (): void => undefined };
+
 export interface LogOptions {
   level: string;
   /** Log file path; `null` discards everything (tests, benchmarks). */
@@ -40,7 +47,7 @@ export interface LogOptions {
 
 /** The same logger over one file that is never rotated (tests that read what was logged). */
 export function createLogger(options: LogOptions): Logger {
-  if (options.file === null) return pino({ level: 'silent' });
+  if (options.file === null) return pino({ level: 'silent' }, DISCARD);
   fs.mkdirSync(path.dirname(options.file), { recursive: true });
   // Synchronous writes: a crash mid-turn must still leave a complete, readable log.
   return pino(loggerOptions(options.level), pino.destination({ dest: options.file, sync: true, mkdir: true }));
@@ -83,4 +90,4 @@ function loggerOptions(level: string): LoggerOptions {
   };
 }
 
-export const silentLogger: Logger = pino({ level: 'silent' });
+export const silentLogger: Logger = pino({ level: 'silent' }, DISCARD);

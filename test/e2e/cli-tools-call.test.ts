@@ -6,10 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runCli } from '../helpers/run-cli.js';
+import { CLI, cleanEnv, runCli, runNode } from '../helpers/run-cli.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const BUILTINS_REPORTER = path.join(REPO_ROOT, 'test/fixtures/report-builtins.mjs');
 
 let workDir: string;
 let env: Record<string, string>;
@@ -84,6 +85,21 @@ describe('mcp-chat tools', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('mcpServers.calc.args[0]');
     expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+});
+
+describe('what a start loads', () => {
+  it('`tools --json` loads no crypto, worker threads or assert: nothing it runs needs them', async () => {
+    const out = path.join(workDir, 'builtins.txt');
+    const result = await runNode(['--import', BUILTINS_REPORTER, CLI, 'tools', '--json'], {
+      cwd: workDir,
+      env: { ...env, MCP_TEST_BUILTINS_OUT: out },
+    });
+    expect(result.code).toBe(0);
+    const loaded = fs.readFileSync(out, 'utf8').split('\n');
+    // The reporter saw the modules every start loads.
+    expect(loaded).toEqual(expect.arrayContaining(['fs', 'child_process']));
+    expect(loaded.filter((name) => ['crypto', 'worker_threads', 'assert'].includes(name))).toEqual([]);
   });
 });
 

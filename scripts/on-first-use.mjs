@@ -1,0 +1,70 @@
+/**
+ * Some packages load, as they load, what they use only later and often never; the build has each
+ * require it where it is first used instead (an esbuild plugin over their files):
+ * - the SDK's Ajv provider loads Ajv (with its formats, ~200 kB) for a default validator that
+ *   mcp-chat replaces (src/mcp/lazy-schema-validator.ts) and that builds Ajv only for a tool that
+ *   declares an output schema;
+ * - the SDK's in-memory task store loads `node:crypto` (~3 ms on Node 20) to name a task, which
+ *   only a server that sends a request as a task ever has it do;
+ * - pino loads `node:worker_threads` (with thread-stream) for its transports and to ask whether it
+ *   runs on the main thread when a destination is asynchronous, and sonic-boom loads `node:assert`
+ *   for one check of a file descriptor: mcp-chat's log uses neither a transport nor an asynchronous
+ *   destination, and the two modules cost ~3 ms of CPU before the servers are spawned on Node 20.
+ * The lines it replaces are checked: a file that changed stops the build and names this file.
+ */
+import fs from 'node:fs';
+
+/** Per file under node_modules: each line, and what stands for it, requiring the import on its first call. */
+const ON_FIRST_USE = {
+  '@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js': {
+    "import Ajv from 'ajv';":
+      "function Ajv(options) { const AjvClass = require('ajv').default; return new AjvClass(options); }",
+    "import _addFormats from 'ajv-formats';":
+      "function _addFormats(ajv) { return require('ajv-formats').default(ajv); }",
+  },
+  '@modelcontextprotocol/sdk/dist/esm/experimental/tasks/stores/in-memory.js': {
+    "import { randomBytes } from 'node:crypto';":
+      "const randomBytes = (size) => process.getBuiltinModule('node:crypto').randomBytes(size);",
+  },
+  'pino/lib/transport.js': {
+    "const ThreadStream = require('thread-stream')":
+      "function ThreadStream (options) { const Stream = require('thread-stream'); return new Stream(options) }",
+  },
+  'pino/lib/tools.js': {
+    "const { isMainThread } = require('worker_threads')":
+      "const onMainThread = () => require('worker_threads').isMainThread",
+    'if (!opts.sync && isMainThread) {': 'if (!opts.sync && onMainThread()) {',
+  },
+  'sonic-boom/index.js': {
+    "const assert = require('assert')": "const assert = (value, message) => require('assert')(value, message)",
+  },
+};
+
+/** A file's path as a pattern that matches it with either separator. */
+const pathPattern = (file) => file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('/', '[\\\\/]');
+const FILES = new RegExp(
+  `node_modules[\\\\/](${Object.keys(ON_FIRST_USE)
+    .map((file) => pathPattern(file))
+    .join('|')})$`,
+);
+
+/** `source`, the file `file` (a key of ON_FIRST_USE), with its imports required on first use. */
+export function patchOnFirstUse(file, source) {
+  let patched = source;
+  for (const [line, onFirstUse] of Object.entries(ON_FIRST_USE[file])) {
+    if (!patched.includes(line)) throw new Error(`${file} no longer has "${line}": review scripts/on-first-use.mjs`);
+    patched = patched.replace(line, onFirstUse);
+  }
+  return patched;
+}
+
+export const onFirstUse = {
+  name: 'on-first-use',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: FILES }, async (args) => {
+      const normalised = args.path.split('\\').join('/');
+      const file = Object.keys(ON_FIRST_USE).find((name) => normalised.endsWith(`node_modules/${name}`));
+      return { contents: patchOnFirstUse(file, await fs.promises.readFile(args.path, 'utf8')), loader: 'js' };
+    });
+  },
+};
