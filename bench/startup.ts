@@ -14,7 +14,7 @@ import { check, row, benchmarkResult, type BenchmarkResult } from './lib/results
 import { roundTo, summarize } from './lib/stats.js';
 import { BASELINE_DIR, CLI, type Workspace } from './lib/workspace.js';
 
-const ROUNDS: Rounds = { warmup: 2, runs: 12 };
+const ROUNDS: Rounds = { warmup: 2, runs: 24 };
 const TARGET_RATIO = 1.15;
 
 /** Side figures gathered during the rounds, to explain the ratio. */
