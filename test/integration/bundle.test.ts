@@ -40,30 +40,25 @@ function outputFor(entryPoint: string): string {
   return file;
 }
 
-/** Every output a program can load from `file`, itself included, through the build's own imports. */
-function reachable(file: string): string[] {
+type Import = Output['imports'][number];
+
+/**
+ * Every output a program can load from `file`, itself included, through the build's own imports
+ * (`follows`: which imports count; all by default).
+ */
+function reachable(file: string, follows: (imported: Import) => boolean = () => true): string[] {
   const seen = new Set<string>();
   const visit = (name: string): void => {
     if (seen.has(name)) return;
     seen.add(name);
-    for (const imported of output(name).imports) if (!imported.external) visit(imported.path);
+    for (const imported of output(name).imports) if (!imported.external && follows(imported)) visit(imported.path);
   };
   visit(file);
   return [...seen];
 }
 
 /** The outputs loaded with `file` itself: its static imports, not what it may import later. */
-function loadedWith(file: string): string[] {
-  const seen = new Set<string>();
-  const visit = (name: string): void => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    for (const imported of output(name).imports)
-      if (!imported.external && imported.kind === 'import-statement') visit(imported.path);
-  };
-  visit(file);
-  return [...seen];
-}
+const loadedWith = (file: string): string[] => reachable(file, (imported) => imported.kind === 'import-statement');
 
 const bundles = (files: string[], sourcePrefix: string): boolean =>
   files.some((file) => Object.keys(output(file).inputs).some((input) => input.startsWith(sourcePrefix)));
