@@ -21,8 +21,13 @@ export class RequestGuard {
   /** The message of an `{"error": …}` line seen in the stream, if any. */
   serverError: string | undefined;
   private readonly controller = new AbortController();
-  /** The body of the streamed reply, once its headers are in. */
-  private streamed: ReadableStream<Uint8Array> | undefined;
+  /**
+   * The body of the streamed reply, once its headers are in, as its iterator. Taken here rather than
+   * where it is read: each response's stream has a hidden class of its own (Node makes it
+   * transferable), and reading it in the reply's loop would throw that loop's optimised code away
+   * at every reply (`--trace-deopt`: "wrong map"), to be compiled again as the reply streams.
+   */
+  private streamed: AsyncIterator<Uint8Array> | undefined;
   /**
    * A streamed reply is raced chunk by chunk: one timer, re-armed for each step, and one listener
    * on the cancel signal serve every step (a timer and a listener per chunk cost more than the
@@ -110,7 +115,7 @@ export class RequestGuard {
     init?.signal?.addEventListener('abort', () => this.cancel(), { once: true });
     const response = await fetch(input, { ...init, signal: this.controller.signal });
     if (!response.ok) return jsonErrorResponse(response);
-    if (this.options.streaming) this.streamed = response.body ?? undefined;
+    if (this.options.streaming) this.streamed = response.body?.[Symbol.asyncIterator]();
     return response;
   };
 
@@ -123,31 +128,27 @@ export class RequestGuard {
    * `{"error": …}` line ends the reply with that message; so does an end without `done`.
    */
   async *replyObjects(): AsyncGenerator<Record<string, unknown>> {
-    const body = this.streamed;
-    if (!body) throw new Error('the reply had no body');
+    const chunks = this.streamed;
+    if (!chunks) throw new Error('the reply had no body');
     const decoder = new TextDecoder();
     let pending = '';
     let finished = false;
-    for await (const bytes of body) {
-      const lines = (pending + decoder.decode(bytes, { stream: true })).split('\n');
-      pending = lines.pop() ?? '';
-      for (const object of this.readLines(lines)) {
+    for (;;) {
+      const next = await chunks.next();
+      // At the end, what is left (a last line without its newline) is read as a line too.
+      const lines = (pending + (next.done ? decoder.decode() : decoder.decode(next.value, { stream: true }))).split(
+        '\n',
+      );
+      pending = next.done ? '' : (lines.pop() ?? '');
+      for (const line of lines) {
+        const object = this.readLine(line);
+        if (object === undefined) continue;
         finished ||= object.done === true;
         yield object;
       }
-    }
-    for (const object of this.readLines([pending + decoder.decode()])) {
-      finished ||= object.done === true;
-      yield object;
+      if (next.done) break;
     }
     if (!finished) throw new Error('the stream ended before the reply was complete');
-  }
-
-  private *readLines(lines: string[]): Generator<Record<string, unknown>> {
-    for (const line of lines) {
-      const object = this.readLine(line);
-      if (object !== undefined) yield object;
-    }
   }
 
   private readLine(line: string): Record<string, unknown> | undefined {
