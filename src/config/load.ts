@@ -13,7 +13,7 @@ import type { Env } from './expand.js';
 import { formatIssues } from './issues.js';
 import { readJsonFile } from './json-text.js';
 import { resolveAppConfig } from './resolve.js';
-import { type ConfigFile, configFileSchema } from './schema.js';
+import { type ConfigFile, configFileSchema, PARSED_ONCE } from './schema.js';
 import type { AppConfig } from './types.js';
 
 export interface LoadConfigOptions {
@@ -126,7 +126,7 @@ export function discoverConfigFile(options: LoadConfigOptions): FoundConfig {
 /** Reads and validates one file; every problem is listed with its JSON path. */
 export function readConfigFile(file: string): ConfigFile {
   const json = readJsonFile(file);
-  const parsed = configFileSchema.safeParse(json);
+  const parsed = configFileSchema.safeParse(json, PARSED_ONCE);
   if (!parsed.success) throw new ConfigError(formatIssues(file, parsed.error.issues, json));
   return parsed.data;
 }

@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../shared/atomic-write.js';
 import { cryptoOnUse } from '../shared/crypto-on-use.js';
 import { errorMessage } from '../shared/errors.js';
 import { readRegularFile } from './regular-file.js';
+import { PARSED_ONCE } from './schema.js';
 
 /** The store's file name inside the state directory. */
 export const TRUST_FILE_NAME = 'trusted.json';
@@ -97,7 +98,7 @@ export class TrustStore {
     }
     let parsed: ReturnType<typeof storeSchema.safeParse>;
     try {
-      parsed = storeSchema.safeParse(JSON.parse(text));
+      parsed = storeSchema.safeParse(JSON.parse(text), PARSED_ONCE);
     } catch (error) {
       this.problem = `${this.file} is not valid JSON (${errorMessage(error)}); treated as empty`;
       return empty;
