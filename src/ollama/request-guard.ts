@@ -23,9 +23,9 @@ export class RequestGuard {
   private readonly controller = new AbortController();
   /**
    * The body of the streamed reply, once its headers are in, as its iterator. Taken here rather than
-   * where it is read: each response's stream has a hidden class of its own (Node makes it
-   * transferable), and reading it in the reply's loop would throw that loop's optimised code away
-   * at every reply (`--trace-deopt`: "wrong map"), to be compiled again as the reply streams.
+   * where it is read: each response's stream came with a hidden class of its own (`--trace-deopt`,
+   * Node 20: "wrong map" there), which threw the reply loop's optimised code away at every reply,
+   * to be compiled again as the reply streamed.
    */
   private streamed: AsyncIterator<Uint8Array> | undefined;
   /**
