@@ -133,20 +133,25 @@ export class RequestGuard {
     const decoder = new TextDecoder();
     let pending = '';
     let finished = false;
-    for (;;) {
-      const next = await chunks.next();
-      // At the end, what is left (a last line without its newline) is read as a line too.
-      const lines = (pending + (next.done ? decoder.decode() : decoder.decode(next.value, { stream: true }))).split(
-        '\n',
-      );
-      pending = next.done ? '' : (lines.pop() ?? '');
-      for (const line of lines) {
-        const object = this.readLine(line);
-        if (object === undefined) continue;
-        finished ||= object.done === true;
-        yield object;
+    let drained = false;
+    try {
+      while (!drained) {
+        const next = await chunks.next();
+        drained = next.done === true;
+        // At the end, what is left (a last line without its newline) is read as a line too.
+        const text = next.done ? decoder.decode() : decoder.decode(next.value, { stream: true });
+        const lines = (pending + text).split('\n');
+        pending = drained ? '' : (lines.pop() ?? '');
+        for (const line of lines) {
+          const object = this.readLine(line);
+          if (object === undefined) continue;
+          finished ||= object.done === true;
+          yield object;
+        }
       }
-      if (next.done) break;
+    } finally {
+      // As `for await` would: a reader that stops before the end (its `return`, a failure) lets the stream go.
+      if (!drained) await chunks.return?.();
     }
     if (!finished) throw new Error('the stream ended before the reply was complete');
   }

@@ -22,8 +22,8 @@ export interface FakePullSpec {
   /** Wait before each line after the first. */
   lineDelayMs?: number;
   /**
-   * After this many lines, wait for `until` before the rest; with no `until`, keep the response open
-   * until the client goes away (which the request records as `clientAborted`).
+   * After this many lines (all of them included), wait for `until` before the rest; with no `until`,
+   * keep the response open until the client goes away (which the request records as `clientAborted`).
    */
   hold?: { afterLines: number; until?: Promise<unknown> };
   /** The model as `/api/tags` and `/api/show` list it once pulled; default `{ name }`. */
@@ -83,13 +83,14 @@ export async function playPull(
   }
   exchange.res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
   for (const [index, line] of lines.entries()) {
-    if (spec?.hold && index === spec.hold.afterLines) {
-      await (spec.hold.until ? Promise.race([spec.hold.until, exchange.untilGone()]) : exchange.untilGone());
-    }
     if (index > 0 && spec?.lineDelayMs) await exchange.sleep(spec.lineDelayMs);
     if (exchange.gone) return false;
     await exchange.write(`${JSON.stringify(line)}\n`);
+    if (spec?.hold && index + 1 === spec.hold.afterLines) {
+      await (spec.hold.until ? Promise.race([spec.hold.until, exchange.untilGone()]) : exchange.untilGone());
+    }
   }
-  exchange.res.end();
+  // A client that went away after the last line still had the whole pull.
+  if (!exchange.gone) exchange.res.end();
   return !('error' in last);
 }

@@ -103,6 +103,16 @@ describe('OllamaClient.pull', () => {
     await vi.waitFor(() => expect(request?.clientAborted).toBe(true));
   });
 
+  it('lets the stream go at success: a response held open after its last line is closed by the client', async () => {
+    // manifest, the layer at 0 and at its end, verifying, writing, success: six lines, then held open.
+    const llm = await start({ qwen3: { layers: [4_000], steps: 1, hold: { afterLines: 6 } } });
+    const seen = await pullAll(llm, 'qwen3');
+    expect(seen.at(-1)?.status).toBe('success');
+    const [request] = await fake.waitForRequests(1, '/api/pull');
+    await vi.waitFor(() => expect(request?.clientAborted).toBe(true));
+    expect(await llm.listModels()).toContain('qwen3:latest');
+  });
+
   it('an Ollama that is not there is the usual unreachable failure', async () => {
     const llm = await start();
     await fake.close();
