@@ -105,11 +105,12 @@ export class CallRunner {
     signal?: AbortSignal,
   ): AsyncGenerator<TurnEvent, ToolResult[]> {
     const results: ToolResult[] = [];
-    const finish = function* (index: number, result: ToolResult): Generator<TurnEvent> {
+    // A plain function: a generator function made per reply would give its generators a hidden class each.
+    const finish = (index: number, result: ToolResult): TurnEvent => {
       const { call } = calls[index] as PlannedCall;
       failures.record(call, result);
       results[index] = result;
-      yield { type: 'tool-result', call, result, step };
+      return { type: 'tool-result', call, result, step };
     };
     const events = new EventChannel<TurnEvent>();
     const callTool = (call: ToolCall): Promise<ToolResult> =>
@@ -120,7 +121,7 @@ export class CallRunner {
     for (const index of parallel) yield { type: 'tool-call', call: (calls[index] as PlannedCall).call, step };
     const tasks = parallel.map((index) => () => callTool((calls[index] as PlannedCall).call));
     for await (const item of asCompleted(tasks, this.options.maxParallel, events)) {
-      if (Array.isArray(item)) yield* finish(parallel[item[0]] as number, item[1]);
+      if (Array.isArray(item)) yield finish(parallel[item[0]] as number, item[1]);
       else yield item;
     }
     signal?.throwIfAborted();
@@ -129,7 +130,7 @@ export class CallRunner {
       yield { type: 'tool-call', call: planned.call, step };
       const result = yield* this.runOne(planned, step, failures, { signal, events, callTool });
       signal?.throwIfAborted();
-      yield* finish(index, result);
+      yield finish(index, result);
     }
     return results;
   }

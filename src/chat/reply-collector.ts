@@ -14,7 +14,11 @@ export interface CollectedChunks {
   usage: ModelUsage;
 }
 
-/** Times a stretch of reasoning, from its first chunk to whatever follows it. */
+/**
+ * Times a stretch of reasoning, from its first chunk to whatever follows it. Its steps are methods,
+ * not generators made per reply: each generator function made anew gives its generators a hidden
+ * class of their own, and the reply loop's optimised code was thrown away at every reply for it.
+ */
 class ThoughtTimer {
   private text = '';
   private startedMs: number | undefined;
@@ -24,19 +28,21 @@ class ThoughtTimer {
     private readonly now: () => number,
   ) {}
 
-  add(text: string): void {
+  /** Reasoning streams on: shown as it comes, timed from its first chunk. */
+  *think(text: string): Generator<TurnEvent> {
     this.startedMs ??= this.now();
     this.text += text;
+    yield { type: 'thinking-delta', text };
   }
 
-  /** The `thought` that ends the stretch, if one is open. */
-  fold(): TurnEvent | undefined {
+  /** The reply moves on: the `thought` that ends the stretch, if one is open. */
+  *moveOn(): Generator<TurnEvent> {
     const { startedMs } = this;
     const text = this.text.trim();
     this.startedMs = undefined;
     this.text = '';
-    if (startedMs === undefined || text === '') return undefined;
-    return { type: 'thought', text, durationMs: Math.round(this.now() - startedMs), step: this.step };
+    if (startedMs === undefined || text === '') return;
+    yield { type: 'thought', text, durationMs: Math.round(this.now() - startedMs), step: this.step };
   }
 }
 
@@ -59,31 +65,23 @@ export async function* collectReply(
   const stream = new ReplyStream();
   const thought = new ThoughtTimer(step, now);
   const collected: CollectedChunks = { stream, nativeCalls: [], truncated: false, usage: { contextSize } };
-  const thinking = function* (text: string): Generator<TurnEvent> {
-    thought.add(text);
-    yield { type: 'thinking-delta', text };
-  };
-  const moveOn = function* (): Generator<TurnEvent> {
-    const folded = thought.fold();
-    if (folded) yield folded;
-  };
   for await (const chunk of chunks) {
     if (chunk.type === 'content') {
       const shown = stream.push(chunk.text);
-      if (shown.thinking) yield* thinking(shown.thinking);
+      if (shown.thinking) yield* thought.think(shown.thinking);
       if (shown.answer) {
-        yield* moveOn();
+        yield* thought.moveOn();
         yield { type: 'assistant-delta', text: shown.answer };
       }
-    } else if (chunk.type === 'thinking') yield* thinking(chunk.text);
+    } else if (chunk.type === 'thinking') yield* thought.think(chunk.text);
     else if (chunk.type === 'tool_calls') {
-      yield* moveOn();
+      yield* thought.moveOn();
       collected.nativeCalls.push(...chunk.calls);
     } else {
       collected.truncated = chunk.doneReason === 'length';
       collected.usage = usageOf(chunk, contextSize);
     }
   }
-  yield* moveOn();
+  yield* thought.moveOn();
   return collected;
 }
