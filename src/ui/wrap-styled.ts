@@ -170,6 +170,16 @@ interface PlacedPrefix {
 /** Lines wrapped lately, to go on from: a frame wraps the few paragraphs it shows. */
 const REMEMBERED_LINES = 8;
 
+/**
+ * Where the line's first hyperlink start with no BEL after it is (its length if none): wrapped so
+ * far, its ESC is a lone one, but a BEL further on in a longer line makes it a link, so no start of
+ * the line past it is remembered.
+ */
+function openLinkAt(line: string): number {
+  const open = line.indexOf('\u001b]8;', line.lastIndexOf('\u0007') + 1);
+  return open < 0 ? line.length : open;
+}
+
 /** Wraps prose, going on from where a line it wrapped before left off when the new one starts with it. */
 export class WordWrapper {
   private recent: PlacedPrefix[] = [];
@@ -197,7 +207,7 @@ export class WordWrapper {
       placedUpTo = at;
     }
     // Kept before the last word is placed: that word may still grow.
-    if (placedUpTo > (resumed?.text.length ?? 0))
+    if (placedUpTo > (resumed?.text.length ?? 0) && placedUpTo <= openLinkAt(line))
       this.remember({ width, text: line.slice(0, placedUpTo), filler: filler.copy() });
     placeWord(filler, word);
     return filler.finish();

@@ -38,6 +38,17 @@ describe('wrapping styled prose', () => {
     ]);
   });
 
+  it('a hyperlink start without its end is not gone on from: a BEL further on makes it a link', () => {
+    const link = `${ESC}]8;;https://example.com/a b\u0007`;
+    const wrapper = new WordWrapper();
+    // The link cut before its BEL, then a space: wrapped so far, its ESC is a lone one.
+    const cut = `${link.slice(0, 15)} ${ESC}${ESC}!!${RED}${BOLD}`;
+    expect(wrapper.wrap(cut, 3)).toEqual(fresh(cut, 3));
+    // The same start, and a link whose BEL now ends the first one too.
+    const grown = `${cut.slice(0, 16)} ${link}`;
+    expect(wrapper.wrap(grown, 3)).toEqual(fresh(grown, 3));
+  });
+
   it('a paragraph wrapped again as it grows gives what a whole wrap gives', () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 1, max: 30 }), (pieces, width) => {
