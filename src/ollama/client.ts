@@ -212,6 +212,7 @@ interface ChatState {
 }
 
 function lostConnectionDetail(error: unknown): string {
-  if (error instanceof TypeError && error.message === 'terminated') return 'the connection was lost';
+  // Node's reply stream fails with "aborted" (ECONNRESET) when the server goes mid-body.
+  if (error instanceof Error && Reflect.get(error, 'code') === 'ECONNRESET') return 'the connection was lost';
   return error instanceof Error ? error.message : String(error);
 }

@@ -33,9 +33,16 @@ export function isResponseError(error: unknown): error is Error & { error: strin
   );
 }
 
-/** Node's fetch reports every connect/DNS/reset failure as this TypeError, the cause telling which. */
-export function isConnectionError(error: unknown): error is TypeError {
-  return error instanceof TypeError && error.message === 'fetch failed';
+/** A request that got no answer: refused, reset, name not found, TLS; its cause's `code` tells which. */
+export class ConnectionError extends Error {
+  constructor(cause: Error) {
+    super(`no answer from Ollama: ${cause.message}`, { cause });
+    this.name = 'ConnectionError';
+  }
+}
+
+export function isConnectionError(error: unknown): error is ConnectionError {
+  return error instanceof ConnectionError;
 }
 
 const REASONS: Record<string, string> = {
@@ -43,14 +50,12 @@ const REASONS: Record<string, string> = {
   ENOTFOUND: 'host not found',
   EAI_AGAIN: 'host name lookup failed',
   ECONNRESET: 'connection reset',
-  UND_ERR_SOCKET: 'connection closed by the server',
   ETIMEDOUT: 'connection timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
 };
 
-function connectionReason(error: TypeError): string {
+function connectionReason(error: ConnectionError): string {
   const cause: unknown = error.cause;
   const code = cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
   if (typeof code === 'string') return REASONS[code] ?? code;

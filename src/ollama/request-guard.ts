@@ -6,6 +6,7 @@
 import { isRecord } from '../shared/is-record.js';
 import type { Logger } from '../shared/log.js';
 import { abortError } from './failures.js';
+import { readText, sendHttpRequest } from './http-request.js';
 
 export interface GuardOptions {
   /** Longest wait for the server; 0 or a non-finite value disables it. */
@@ -22,10 +23,10 @@ export class RequestGuard {
   serverError: string | undefined;
   private readonly controller = new AbortController();
   /**
-   * The body of the streamed reply, once its headers are in, as its iterator. Taken here rather than
-   * where it is read: each response's stream came with a hidden class of its own (`--trace-deopt`,
-   * Node 20: "wrong map" there), which threw the reply loop's optimised code away at every reply,
-   * to be compiled again as the reply streamed.
+   * The body of the streamed reply (the socket's stream), once its headers are in, as its iterator.
+   * Taken with the reply rather than where it is read: under `fetch` each response's web stream had
+   * a hidden class of its own (`--trace-deopt`, Node 20: "wrong map" there), which threw the reply
+   * loop's optimised code away at every reply.
    */
   private streamed: AsyncIterator<Uint8Array> | undefined;
   /**
@@ -107,16 +108,26 @@ export class RequestGuard {
     failStep(error);
   }
 
-  /** Passed to `new Ollama({ fetch })`. */
+  /**
+   * Passed to `new Ollama({ fetch })`; the request goes out over `node:http` (http-request.ts). The
+   * package is handed a `Response` with the status; a streamed reply's body is read by
+   * `replyObjects`, from the socket's stream, and the package's own reader of it is never used.
+   */
   readonly fetch: typeof fetch = async (input, init) => {
     // The package creates its abort controller only once the headers are in; ours also
-    // covers connecting and waiting for the first byte. Linked by a listener rather than
-    // `AbortSignal.any`, which builds a new transferable signal per request.
+    // covers connecting and waiting for the first byte.
     init?.signal?.addEventListener('abort', () => this.cancel(), { once: true });
-    const response = await fetch(input, { ...init, signal: this.controller.signal });
-    if (!response.ok) return jsonErrorResponse(response);
-    if (this.options.streaming) this.streamed = response.body?.[Symbol.asyncIterator]();
-    return response;
+    const reply = await sendHttpRequest(requestUrl(input), init ?? {}, this.controller.signal);
+    const status = reply.statusCode ?? 0;
+    const statusText = reply.statusMessage ?? '';
+    if (status < 200 || status > 299)
+      return jsonErrorResponse(status, statusText, await readText(reply).catch(() => ''));
+    if (!this.options.streaming) {
+      const headers = { 'content-type': reply.headers['content-type'] ?? 'application/json' };
+      return new Response(await readText(reply), { status, statusText, headers });
+    }
+    this.streamed = reply[Symbol.asyncIterator]();
+    return new Response('', { status, statusText });
   };
 
   /**
@@ -191,12 +202,17 @@ function errorField(text: string): string | undefined {
  * Rewrites any error body as `{"error": text}`: on other bodies (a proxy's HTML, plain
  * text) the package prints to the console, which would corrupt the terminal UI.
  */
-async function jsonErrorResponse(response: Response): Promise<Response> {
-  const text = await response.text().catch(() => '');
-  const message = errorField(text) ?? (text.trim() || `${response.status} ${response.statusText}`.trim());
+function jsonErrorResponse(status: number, statusText: string, text: string): Response {
+  const message = errorField(text) ?? (text.trim() || `${status} ${statusText}`.trim());
   return new Response(JSON.stringify({ error: message }), {
-    status: response.status,
-    statusText: response.statusText,
+    status,
+    statusText,
     headers: { 'content-type': 'application/json; charset=utf-8' },
   });
+}
+
+function requestUrl(input: string | URL | Request): URL {
+  if (typeof input === 'string') return new URL(input);
+  if (input instanceof URL) return input;
+  throw new TypeError('a request to Ollama is given by its URL');
 }

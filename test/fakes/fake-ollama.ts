@@ -19,6 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { Exchange, playStream, playWhole } from './fake-ollama-playback.js';
 import { type FakePullSpec, playPull } from './fake-ollama-pull.js';
@@ -71,10 +72,12 @@ export interface FakeOllamaOptions {
   port?: number;
   /** Models `/api/pull` can download, by name; `offerPull` adds more. Any other name is not in the library. */
   pullable?: Record<string, FakePullSpec>;
+  /** Serve HTTPS with this certificate and key (PEM text), at an `https://` URL. */
+  tls?: { cert: string; key: string };
 }
 
 export interface FakeOllama {
-  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  /** `http://127.0.0.1:<port>` (`https://` with `tls`), no trailing slash. */
   readonly url: string;
   readonly requests: RecordedRequest[];
   /** Bodies of the `/api/chat` requests, in order. */
@@ -113,11 +116,13 @@ class FakeOllamaServer implements FakeOllama {
   private readonly sockets = new Set<Socket>();
   private readonly pullable = new Map<string, FakePullSpec>();
   private waiters: Array<() => boolean> = [];
-  private readonly server = http.createServer((req, res) => void this.handle(req, res));
+  private readonly server: http.Server;
 
   constructor(private readonly options: FakeOllamaOptions) {
     this.queue = [...(options.replies ?? [])];
     this.models = options.models ?? [{ name: 'llama3.2' }];
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => void this.handle(req, res);
+    this.server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
     for (const [name, spec] of Object.entries(options.pullable ?? {})) this.offerPull(name, spec);
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
@@ -127,7 +132,8 @@ class FakeOllamaServer implements FakeOllama {
 
   async listen(): Promise<void> {
     await new Promise<void>((resolve) => this.server.listen(this.options.port ?? 0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    const scheme = this.options.tls ? 'https' : 'http';
+    this.url = `${scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   get chatRequests(): FakeChatRequest[] {

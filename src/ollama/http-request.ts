@@ -1,0 +1,51 @@
+/**
+ * One request to Ollama over `node:http` / `node:https`, the reply left as the socket's Node
+ * stream. Node's `fetch` (undici and web streams under it) cost more CPU than the rest of a
+ * turn's work on the client side: a turn with one tool call took a third less CPU without it,
+ * and a streamed line no longer passes through two stream layers (bench/fixes.md).
+ */
+import http, { type IncomingMessage } from 'node:http';
+import { ConnectionError } from './failures.js';
+
+/** What of `fetch`'s `init` the `ollama` package uses: method, headers, a JSON body. */
+export type HttpRequestInit = Pick<RequestInit, 'method' | 'headers' | 'body'>;
+
+/**
+ * Sends the request and resolves with the reply once its status and headers are in. A failure
+ * before that (refused, reset, name not found, TLS) rejects with a `ConnectionError`; `signal`
+ * tears the request (and a reply being read) down with an `AbortError`.
+ */
+export function sendHttpRequest(url: URL, init: HttpRequestInit, signal: AbortSignal): Promise<IncomingMessage> {
+  const body = requestBody(init.body);
+  // node:https (TLS and crypto with it) is loaded only for an Ollama reached over HTTPS.
+  const send = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http.request;
+  return new Promise((resolve, reject) => {
+    const request = send(url, { method: init.method ?? 'GET', headers: plainHeaders(init.headers), signal }, resolve);
+    request.on('error', (error) => reject(error.name === 'AbortError' ? error : new ConnectionError(error)));
+    request.end(body);
+  });
+}
+
+/** The whole body of a reply, as text. */
+export async function readText(reply: IncomingMessage): Promise<string> {
+  reply.setEncoding('utf8');
+  let text = '';
+  for await (const piece of reply) text += String(piece);
+  return text;
+}
+
+function requestBody(body: RequestInit['body']): string | Uint8Array | undefined {
+  if (body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array) {
+    return body ?? undefined;
+  }
+  throw new TypeError('a request to Ollama carries a JSON text body');
+}
+
+function plainHeaders(headers: RequestInit['headers']): Record<string, string> {
+  if (headers === undefined) return {};
+  if (Array.isArray(headers) || headers instanceof Headers) return Object.fromEntries(new Headers(headers));
+  // The package passes a plain record: read as it is, without a `Headers` made per request.
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, typeof value === 'string' ? value : value.join(', ')]),
+  );
+}
