@@ -118,16 +118,21 @@ export class RequestGuard {
     // covers connecting and waiting for the first byte.
     init?.signal?.addEventListener('abort', () => this.cancel(), { once: true });
     const reply = await sendHttpRequest(requestUrl(input), init ?? {}, this.controller.signal);
+    // The package reads a status text only for an error, whose message is ours: none is handed on.
     const status = reply.statusCode ?? 0;
-    const statusText = reply.statusMessage ?? '';
-    if (status < 200 || status > 299)
-      return jsonErrorResponse(status, statusText, await readText(reply).catch(() => ''));
+    if (status < 200 || status > 299) {
+      const text = await readText(reply).catch(() => '');
+      return jsonErrorResponse(
+        status,
+        errorField(text) ?? (text.trim() || `${status} ${reply.statusMessage ?? ''}`.trim()),
+      );
+    }
     if (!this.options.streaming) {
       const headers = { 'content-type': reply.headers['content-type'] ?? 'application/json' };
-      return new Response(await readText(reply), { status, statusText, headers });
+      return new Response(await readText(reply), { status, headers });
     }
     this.streamed = reply[Symbol.asyncIterator]();
-    return new Response('', { status, statusText });
+    return new Response('', { status });
   };
 
   /**
@@ -202,11 +207,9 @@ function errorField(text: string): string | undefined {
  * Rewrites any error body as `{"error": text}`: on other bodies (a proxy's HTML, plain
  * text) the package prints to the console, which would corrupt the terminal UI.
  */
-function jsonErrorResponse(status: number, statusText: string, text: string): Response {
-  const message = errorField(text) ?? (text.trim() || `${status} ${statusText}`.trim());
+function jsonErrorResponse(status: number, message: string): Response {
   return new Response(JSON.stringify({ error: message }), {
     status,
-    statusText,
     headers: { 'content-type': 'application/json; charset=utf-8' },
   });
 }
