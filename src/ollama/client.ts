@@ -14,6 +14,7 @@ import {
   failedMidReply,
   idleTimeout,
   isResponseError,
+  lostConnectionDetail,
   modelMissing,
   START_HINT,
   type Target,
@@ -209,10 +210,4 @@ interface ChatState {
   /** The response had started: a failure now is mid-reply, never retried. */
   opened: boolean;
   target: Target;
-}
-
-function lostConnectionDetail(error: unknown): string {
-  // Node's reply stream fails with "aborted" (ECONNRESET) when the server goes mid-body.
-  if (error instanceof Error && Reflect.get(error, 'code') === 'ECONNRESET') return 'the connection was lost';
-  return error instanceof Error ? error.message : String(error);
 }

@@ -62,6 +62,12 @@ function connectionReason(error: ConnectionError): string {
   return cause instanceof Error ? cause.message : error.message;
 }
 
+/** What broke a reply that had started: Node's reply stream fails with "aborted" (ECONNRESET) when the server goes. */
+export function lostConnectionDetail(error: unknown): string {
+  if (error instanceof Error && Reflect.get(error, 'code') === 'ECONNRESET') return 'the connection was lost';
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function unreachable(target: Target, reason: string): OllamaError {
   return new OllamaError(`Ollama is not reachable at ${target.baseUrl} (${reason})`, 'unreachable', START_HINT);
 }

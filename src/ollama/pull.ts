@@ -8,9 +8,17 @@
  */
 import { Ollama } from 'ollama';
 import { PULL_RESUMES, type PullProgress } from '../chat/model-pull.js';
-import { OllamaError, errorMessage } from '../shared/errors.js';
+import { OllamaError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
-import { abortError, isConnectionError, isResponseError, type Target, toOllamaError, withRetry } from './failures.js';
+import {
+  abortError,
+  isConnectionError,
+  isResponseError,
+  lostConnectionDetail,
+  type Target,
+  toOllamaError,
+  withRetry,
+} from './failures.js';
 import type { RequestGuard } from './request-guard.js';
 
 /** What Ollama says of a name the registry has no manifest for (older and newer wordings). */
@@ -69,7 +77,7 @@ function pullFailure(error: unknown, target: Target, guard: RequestGuard, signal
     return toOllamaError(error, target);
   }
   // The stream broke after it had started (Ollama stopped, the connection dropped).
-  return pullFailed(target, errorMessage(error));
+  return pullFailed(target, lostConnectionDetail(error));
 }
 
 /**

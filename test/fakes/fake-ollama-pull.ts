@@ -26,6 +26,8 @@ export interface FakePullSpec {
    * keep the response open until the client goes away (which the request records as `clientAborted`).
    */
   hold?: { afterLines: number; until?: Promise<unknown> };
+  /** Drop the connection after this many lines, as an Ollama that stopped mid-pull. */
+  dropAfterLines?: number;
   /** The model as `/api/tags` and `/api/show` list it once pulled; default `{ name }`. */
   model?: Omit<FakeModel, 'name'>;
 }
@@ -86,6 +88,10 @@ export async function playPull(
     if (index > 0 && spec?.lineDelayMs) await exchange.sleep(spec.lineDelayMs);
     if (exchange.gone) return false;
     await exchange.write(`${JSON.stringify(line)}\n`);
+    if (index + 1 === spec?.dropAfterLines) {
+      exchange.drop();
+      return false;
+    }
     if (spec?.hold && index + 1 === spec.hold.afterLines) {
       await (spec.hold.until ? Promise.race([spec.hold.until, exchange.untilGone()]) : exchange.untilGone());
     }

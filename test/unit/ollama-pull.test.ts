@@ -1,6 +1,7 @@
 /**
  * `OllamaClient.pull` against the fake Ollama over HTTP: the NDJSON of `/api/pull` folded into
- * progress across layers, success, an unknown name, a cancelled pull and an Ollama that is not there.
+ * progress across layers, success, an unknown name, a cancelled pull, a connection dropped mid-pull
+ * and an Ollama that is not there.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PullProgress } from '../../src/chat/model-pull.js';
@@ -111,6 +112,23 @@ describe('OllamaClient.pull', () => {
     const [request] = await fake.waitForRequests(1, '/api/pull');
     await vi.waitFor(() => expect(request?.clientAborted).toBe(true));
     expect(await llm.listModels()).toContain('qwen3:latest');
+  });
+
+  it('a connection dropped mid-pull fails saying so, with the hint that the pull resumes', async () => {
+    const llm = await start({ qwen3: { layers: [4_000, 300], dropAfterLines: 3 } });
+    const seen: PullProgress[] = [];
+    const error = await failureOf(
+      (async () => {
+        for await (const progress of llm.pull('qwen3')) seen.push(progress);
+      })(),
+    );
+    expect(seen).toHaveLength(3);
+    expect(error).toBeInstanceOf(OllamaError);
+    expect(error).toMatchObject({
+      kind: 'request-failed',
+      message: `pulling qwen3 through ${fake.url} failed: the connection was lost`,
+    });
+    expect((error as OllamaError).hint).toMatch(/resume/i);
   });
 
   it('an Ollama that is not there is the usual unreachable failure', async () => {
