@@ -13,6 +13,8 @@ import type { AppConfig } from '../src/config/types.js';
 import { createOllamaClient } from '../src/ollama/client.js';
 import { ChatSession } from '../src/session/chat-session.js';
 import type { AskPlan } from './baseline/ask-by-hand.js';
+import { httpFetch } from './baseline/http-fetch.js';
+import type { ByHandFetch } from './baseline/ollama-by-hand.js';
 import { turnByHand, type TurnPlan } from './baseline/turn-by-hand.js';
 import { connectBare, resultText, type BareConnection } from './lib/bare-client.js';
 import { answerFor, MODEL, startToolCallingOllama } from './lib/fake-model.js';
@@ -20,7 +22,7 @@ import { alternate, pooled, type Paired, type Rounds } from './lib/harness.js';
 import { assertSucceeded, timeNode } from './lib/processes.js';
 import { check, row, benchmarkResult, type BenchmarkResult, type Row } from './lib/results.js';
 import { startHost, type StartedHost } from './lib/started-host.js';
-import { summarize } from './lib/stats.js';
+import { roundTo, summarize } from './lib/stats.js';
 import { BASELINE_DIR, CLI, type Workspace } from './lib/workspace.js';
 
 const PROCESS_ROUNDS: Rounds = { warmup: 2, runs: 10 };
@@ -68,28 +70,36 @@ async function orchestratedTurn(started: StartedHost, config: AppConfig): Promis
   return [ms];
 }
 
-async function handTurn(plan: TurnPlan, calculator: BareConnection): Promise<number[]> {
+async function handTurn(plan: TurnPlan, calculator: BareConnection, send: ByHandFetch = fetch): Promise<number[]> {
   const began = performance.now();
-  const answer = await turnByHand(plan, async (_server, tool, args) =>
-    resultText(await calculator.client.callTool({ name: tool, arguments: args })),
+  const answer = await turnByHand(
+    plan,
+    async (_server, tool, args) => resultText(await calculator.client.callTool({ name: tool, arguments: args })),
+    send,
   );
   const ms = performance.now() - began;
   expectAnswer(answer, 'the by-hand turn');
   return [ms];
 }
 
+interface TurnSamples {
+  /** Against the by-hand turn with `fetch`: the row's baseline. */
+  againstFetch: Paired<number>;
+  /** Against the by-hand turn over `node:http`, the client's own transport: in the row's details. */
+  againstHttp: Paired<number>;
+}
+
 /** One pair of fresh servers: mcp-chat's host and the by-hand turn's own calculator, in turns. */
-async function turnPair(workspace: Workspace, ollamaUrl: string): Promise<Paired<number>> {
+async function turnPair(workspace: Workspace, ollamaUrl: string): Promise<TurnSamples> {
   const started = await startHost(workspace, ollamaUrl);
   const calculator = await connectBare(workspace.entry('calculator'));
   try {
     const plan = planFor(ollamaUrl, started.host.listTools(), workspace);
     const config = workspace.config(ollamaUrl);
-    return await alternate(
-      TURN_ROUNDS,
-      () => orchestratedTurn(started, config),
-      () => handTurn(plan, calculator),
-    );
+    const ours = (): Promise<number[]> => orchestratedTurn(started, config);
+    const againstFetch = await alternate(TURN_ROUNDS, ours, () => handTurn(plan, calculator));
+    const againstHttp = await alternate(TURN_ROUNDS, ours, () => handTurn(plan, calculator, httpFetch));
+    return { againstFetch, againstHttp };
   } finally {
     await calculator.close();
     await started.host.close();
@@ -97,9 +107,12 @@ async function turnPair(workspace: Workspace, ollamaUrl: string): Promise<Paired
 }
 
 async function turnRow(workspace: Workspace, ollamaUrl: string): Promise<Row> {
-  const pairs: Array<Paired<number>> = [];
+  const pairs: TurnSamples[] = [];
   for (let index = 0; index < TURN_PAIRS; index++) pairs.push(await turnPair(workspace, ollamaUrl));
-  const samples = pooled(pairs);
+  const samples = pooled(pairs.map((pair) => pair.againstFetch));
+  const overHttp = pooled(pairs.map((pair) => pair.againstHttp));
+  const ours = summarize(overHttp.measured).median;
+  const byHandOverHttp = summarize(overHttp.baseline).median;
   return row({
     name: 'one turn inside the process',
     unit: 'ms',
@@ -107,6 +120,11 @@ async function turnRow(workspace: Workspace, ollamaUrl: string): Promise<Row> {
     baselineLabel: 'the same requests and call by hand',
     baseline: summarize(samples.baseline),
     checks: (ratio) => [check('ratio', ratio, '<=', TURN_TARGET_RATIO)],
+    details: {
+      "by hand over node:http (the client's transport), median ms": roundTo(byHandOverHttp, 2),
+      'ours beside it, median ms': roundTo(ours, 2),
+      'ratio to the by-hand turn over node:http': roundTo(ours / byHandOverHttp, 2),
+    },
   });
 }
 
@@ -156,9 +174,11 @@ export async function benchTurn(workspace: Workspace): Promise<BenchmarkResult> 
           'and MCP calls with `fetch` and bare SDK clients, bundled by esbuild as mcp-chat is. Inside the process: `MCPChatbot.runTurn` with a fresh model client ' +
           '(as `ask` has) against the by-hand turn (`/api/show`, two streamed `/api/chat` requests with identical bodies, one ' +
           `\`tools/call\`), servers already running, in ${TURN_PAIRS} pairs of fresh servers whose samples are pooled. ` +
+          "The by-hand turn uses `fetch`, as a script would; mcp-chat's client sends over `node:http`, so the same turns are " +
+          'also alternated with the by-hand turn over `node:http` (bench/baseline/http-fetch.ts), reported in the details. ' +
           'Every answer is checked.',
         warmup: `${PROCESS_ROUNDS.warmup} processes / ${TURN_ROUNDS.warmup} turns a side in each pair`,
-        runs: `${PROCESS_ROUNDS.runs} processes / ${TURN_PAIRS * TURN_ROUNDS.runs} turns a side`,
+        runs: `${PROCESS_ROUNDS.runs} processes / ${TURN_PAIRS * TURN_ROUNDS.runs} turns a side, against each by-hand turn`,
       },
       rows,
       began,

@@ -1,6 +1,7 @@
 /**
  * Ollama's HTTP API spoken by hand with the global `fetch`, for the baselines: JSON
  * requests, and `/api/chat` read as an NDJSON stream, each delta handed on as it arrives.
+ * Another transport can stand in for `fetch` (http-fetch.ts: over `node:http`, as mcp-chat's client).
  */
 
 export interface WireToolCall {
@@ -24,12 +25,28 @@ interface ChatLine {
   error?: string;
 }
 
-export async function requestJson(url: string, body?: unknown): Promise<unknown> {
-  const init: RequestInit =
+/** What the by-hand requests use of `fetch`. */
+export interface ByHandResponse {
+  ok: boolean;
+  status: number;
+  body: AsyncIterable<Uint8Array> | null;
+  json(): Promise<unknown>;
+}
+
+export interface ByHandRequest {
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export type ByHandFetch = (url: string, init: ByHandRequest) => Promise<ByHandResponse>;
+
+export async function requestJson(url: string, body?: unknown, send: ByHandFetch = fetch): Promise<unknown> {
+  const init: ByHandRequest =
     body === undefined
       ? {}
       : { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } };
-  const response = await fetch(url, init);
+  const response = await send(url, init);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response.json();
 }
@@ -39,8 +56,9 @@ export async function streamChat(
   baseUrl: string,
   body: Record<string, unknown>,
   onContent?: (text: string) => void,
+  send: ByHandFetch = fetch,
 ): Promise<ChatReply> {
-  const response = await fetch(`${baseUrl}/api/chat`, {
+  const response = await send(`${baseUrl}/api/chat`, {
     method: 'POST',
     body: JSON.stringify({ ...body, stream: true }),
     headers: { 'Content-Type': 'application/json' },

@@ -15,7 +15,7 @@ export type HttpRequestInit = Pick<RequestInit, 'method' | 'headers' | 'body'>;
  * before that (refused, reset, name not found, TLS) rejects with a `ConnectionError`; `signal`
  * tears the request (and a reply being read) down with an `AbortError`.
  */
-export function sendHttpRequest(url: URL, init: HttpRequestInit, signal: AbortSignal): Promise<IncomingMessage> {
+export function sendHttpRequest(url: URL, init: HttpRequestInit, signal?: AbortSignal): Promise<IncomingMessage> {
   const body = requestBody(init.body);
   // node:https (TLS and crypto with it) is loaded only for an Ollama reached over HTTPS.
   const send = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http.request;
