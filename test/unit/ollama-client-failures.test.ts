@@ -119,6 +119,22 @@ describe('OllamaClient: HTTP errors', () => {
     expect(ollama.chatRequests).toHaveLength(1);
   });
 
+  it('a redirect is not followed: request-failed naming the status, the target never asked', async () => {
+    const { ollama } = await start();
+    const server = http.createServer((_req, res) => res.writeHead(301, { Location: ollama.url }).end());
+    rawServers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+    const llm = createOllamaClient(settingsFor(url), silentLogger);
+    const { error } = await run(llm);
+    expect(error).toMatchObject({
+      kind: 'request-failed',
+      message: `Ollama at ${url} answered HTTP 301: 301 Moved Permanently`,
+    });
+    await expect(llm.listModels()).rejects.toMatchObject({ kind: 'request-failed' });
+    expect(ollama.requests).toHaveLength(0);
+  });
+
   it('a non-Ollama 404 with a text body is no missing model, and nothing is printed', async () => {
     const { ollama } = await start();
     const printed = [vi.spyOn(console, 'log'), vi.spyOn(console, 'warn'), vi.spyOn(console, 'error')];
