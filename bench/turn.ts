@@ -70,7 +70,8 @@ async function orchestratedTurn(started: StartedHost, config: AppConfig): Promis
   return [ms];
 }
 
-async function handTurn(plan: TurnPlan, calculator: BareConnection, send: ByHandFetch = fetch): Promise<number[]> {
+/** `send`: the by-hand requests' transport; `fetch` when not given. */
+async function handTurn(plan: TurnPlan, calculator: BareConnection, send?: ByHandFetch): Promise<number[]> {
   const began = performance.now();
   const answer = await turnByHand(
     plan,

@@ -19,7 +19,8 @@ export interface TurnPlan {
 /** Runs one tool (`server__tool` already split) and returns the text for the model. */
 export type ToolRunner = (server: string, tool: string, args: Record<string, unknown>) => Promise<string>;
 
-export async function turnByHand(plan: TurnPlan, runTool: ToolRunner, send: ByHandFetch = fetch): Promise<string> {
+/** `send`: the requests' transport, as ollama-by-hand.ts takes it (`fetch` when not given). */
+export async function turnByHand(plan: TurnPlan, runTool: ToolRunner, send?: ByHandFetch): Promise<string> {
   await requestJson(`${plan.ollamaUrl}/api/show`, { model: plan.model }, send);
   const messages: WireMessage[] = [
     { role: 'system', content: plan.system },
