@@ -59,7 +59,7 @@ const EDITS = {
     ['    caches = new OutputCaches();', '    caches = FRAME_CACHES;'],
     [
       'export default class Output {',
-      `const FRAME_CACHES = new OutputCaches();\nconst DRAWN_ROWS = ${TEXTS};\nconst BLANK_CELL = { type: 'char', value: ' ', fullWidth: false, styles: [] };\nexport default class Output {`,
+      `const FRAME_CACHES = new OutputCaches();\nconst DRAWN_ROWS = ${TEXTS};\nconst BLANK_CELL = { type: 'char', value: ' ', fullWidth: false, styles: [] };\nconst PLAIN_TEXT = /^[\\x20-\\x7e]*$/;\nexport default class Output {`,
     ],
   ],
   // Ink measures each text node's widest line at every frame, uncached: a streamed reply's lines
@@ -128,6 +128,11 @@ const OUTPUT_GET = {
     }
     /** A row's text: blank cells, each piece's styled characters laid over them (a wide one takes two), trailing space cut. */
     drawRow(pieces) {
+        // Only at whole columns within the row: elsewhere the cells' array has holes, or indexes that are no cells.
+        const plain = pieces.every((piece, at) =>
+            at % 2 === 0 ? Number.isInteger(piece) && piece >= 0 && piece <= this.width : PLAIN_TEXT.test(piece),
+        );
+        if (plain) return this.drawPlainRow(pieces);
         const cells = new Array(this.width).fill(BLANK_CELL);
         for (let at = 0; at < pieces.length; at += 2) {
             let column = pieces[at];
@@ -141,6 +146,19 @@ const OUTPUT_GET = {
             }
         }
         return styledCharsToString(cells.filter((cell) => cell !== undefined)).trimEnd();
+    }
+    /**
+     * The same for a row of printable ASCII only (a streamed reply's prose): a character a cell and
+     * no styles, so the pieces are laid over the blank row as strings, with no cell made for each.
+     */
+    drawPlainRow(pieces) {
+        let row = ' '.repeat(this.width);
+        for (let at = 0; at < pieces.length; at += 2) {
+            const column = pieces[at];
+            const text = pieces[at + 1];
+            row = row.slice(0, column) + text + row.slice(column + text.length);
+        }
+        return row.trimEnd();
     }
 `,
 };
