@@ -12,7 +12,10 @@
  *   only when the source's words before that point are exactly the words shown and hold nothing
  *   that could pair with markup still to come, so no style and no markup can span it.
  *
- * The whole reply is rendered once, when complete, for the history. Stateful: one per live reply.
+ * The lines moved past are final (a whole render starts with them), so the last of them are kept
+ * and shown above the lines rendered from the start: a frame renders only the reply's last few
+ * lines, whatever the rows in sight. The whole reply is rendered once, when complete, for the
+ * history. Stateful: one per live reply.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { renderMarkdown } from './markdown.js';
@@ -24,12 +27,11 @@ export interface StreamingView {
   hiddenLines: number;
 }
 
-/**
- * Lines rendered from the start before it moves on, and lines it leaves behind when it does: both
- * well past the rows the live area shows, so the lines in sight always come from the same render.
- */
-const MAX_LINES = 28;
-const KEEP_LINES = 16;
+/** Lines rendered from the start before it moves on, and the fewest it leaves to render when it does. */
+const MAX_LINES = 8;
+const KEEP_LINES = 3;
+/** Lines moved past that are kept for the view: with those rendered, more than the live area shows. */
+const SETTLED_LINES = 20;
 
 /** A line that would open a block other than a paragraph (list, quote, heading, fence, table, HTML, setext rule). */
 const BLOCK_START = /^(?:[-+*>#|<`~=]|\d+[.)])/;
@@ -87,27 +89,35 @@ function paragraphLineStart(source: string, lines: string[], line: number): numb
 export class StreamingMarkdown {
   /** The source before the start: the reply must go on from it. */
   private before = '';
-  private hidden = 0;
+  /** Rendered lines before the start: the last `SETTLED_LINES` of them, and how many in all. */
+  private settled: string[] = [];
+  private passed = 0;
   private width = 0;
+
+  /** `renderLines`: markdown to terminal lines (a seam for tests that count what a frame renders). */
+  constructor(private readonly renderLines: (text: string, width: number) => string = renderMarkdown) {}
 
   render(text: string, width: number): StreamingView {
     // A text that does not go on from the last one (a new reply), or a new width, starts from the beginning.
     if (!text.startsWith(this.before) || width !== this.width) {
       this.before = '';
-      this.hidden = 0;
+      this.settled = [];
+      this.passed = 0;
       this.width = width;
     }
     const rest = text.slice(this.before.length);
-    let lines = renderMarkdown(rest, this.width).split('\n');
+    let lines = this.renderLines(rest, this.width).split('\n');
     if (lines.length > MAX_LINES) {
       const moved = this.moveOn(rest, lines);
       if (moved) {
         this.before = text.slice(0, this.before.length + moved.by);
-        this.hidden += lines.length - moved.lines.length;
+        const passedNow = lines.slice(0, lines.length - moved.lines.length);
+        this.settled = [...this.settled, ...passedNow].slice(-SETTLED_LINES);
+        this.passed += passedNow.length;
         lines = moved.lines;
       }
     }
-    return { text: lines.join('\n'), hiddenLines: this.hidden };
+    return { text: [...this.settled, ...lines].join('\n'), hiddenLines: this.passed - this.settled.length };
   }
 
   /**
@@ -118,7 +128,7 @@ export class StreamingMarkdown {
     const boundary = blockBoundary(rest);
     let blockLines = lines.length;
     if (boundary !== undefined) {
-      const after = renderMarkdown(rest.slice(boundary), this.width).split('\n');
+      const after = this.renderLines(rest.slice(boundary), this.width).split('\n');
       if (after.length >= KEEP_LINES) return { by: boundary, lines: after };
       // The blocks are rendered a blank line apart.
       blockLines = lines.length - after.length - 1;

@@ -15,9 +15,20 @@ const { StreamingMarkdown } = await import('../../src/ui/streaming-markdown.js')
 
 const WIDTH = 60;
 
-/** Streams `reply` in chunks of `chunk` characters and checks the view against a whole render at each. */
-function streamAndCompare(reply: string, chunk: number): { hiddenLines: number; shownLines: number } {
-  const markdown = new StreamingMarkdown();
+/**
+ * Streams `reply` in chunks of `chunk` characters and checks the view against a whole render at each;
+ * `renderedLines` is the most lines rendered by one call (a frame's markdown work).
+ */
+function streamAndCompare(
+  reply: string,
+  chunk: number,
+): { hiddenLines: number; shownLines: number; renderedLines: number } {
+  let renderedLines = 0;
+  const markdown = new StreamingMarkdown((text, width) => {
+    const rendered = renderMarkdown(text, width);
+    renderedLines = Math.max(renderedLines, rendered.split('\n').length);
+    return rendered;
+  });
   let view = { text: '', hiddenLines: 0 };
   for (let end = chunk; end < reply.length + chunk; end += chunk) {
     const text = reply.slice(0, end);
@@ -27,7 +38,7 @@ function streamAndCompare(reply: string, chunk: number): { hiddenLines: number; 
     expect({ at: end, hidden: view.hiddenLines }).toEqual({ at: end, hidden: whole.length - shown.length });
     expect(shown).toEqual(whole.slice(view.hiddenLines));
   }
-  return { hiddenLines: view.hiddenLines, shownLines: view.text.split('\n').length };
+  return { hiddenLines: view.hiddenLines, shownLines: view.text.split('\n').length, renderedLines };
 }
 
 const words = (count: number): string =>
@@ -35,9 +46,12 @@ const words = (count: number): string =>
 
 describe('StreamingMarkdown', () => {
   it('a long plain paragraph: shows the whole render’s last lines, from a start that moves on', () => {
-    const { hiddenLines, shownLines } = streamAndCompare(words(1500), 23);
+    const { hiddenLines, shownLines, renderedLines } = streamAndCompare(words(1500), 23);
     expect(hiddenLines).toBeGreaterThan(100);
     expect(shownLines).toBeLessThanOrEqual(28);
+    // The lines shown above the start were rendered once, when the start moved past them.
+    expect(renderedLines).toBeLessThanOrEqual(9);
+    expect(shownLines).toBeGreaterThan(renderedLines);
   });
 
   it('a long reply of many blocks (lists, a fence with blank lines, a quote, styles): the same lines as a whole render', () => {
