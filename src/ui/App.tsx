@@ -7,7 +7,7 @@ import { Box, Static, useApp, useInput, useStdout, type Key } from 'ink';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ChatSession } from '../session/chat-session.js';
 import { approvalKey } from './approval-keys.js';
-import { askedArgument, isBusy, staticKey, type ChatState } from './chat-state.js';
+import { askedArgument, isBusy, staticKey, type ScreenState } from './chat-state.js';
 import { questionPrompt } from './server-questions.js';
 import { completeLine } from './completion.js';
 import { HistoryItemView } from './components/HistoryItemView.js';
@@ -101,7 +101,7 @@ function handleKey(input: string, key: Key, context: KeyContext): void {
 }
 
 /** What leads the input line: a server's question, else a prompt's argument being asked for. */
-function promptLabel(state: ChatState, line: LineState): { label?: string; hint?: string } {
+function promptLabel(state: ScreenState, line: LineState): { label?: string; hint?: string } {
   if (line.search) return searchPrompt(line.search);
   const question = state.questions[0];
   if (question) return questionPrompt(question, line.text);
@@ -158,7 +158,7 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
           </Box>
         )}
       </Static>
-      <PendingView activity={state.activity} streamed={state.streamed} width={width} />
+      <PendingView activity={state.activity} streamed={chat.streamed} width={width} />
       <PullLine pulling={state.pulling} width={width} />
       <StatusBar model={session.model} ollama={state.ollama} servers={state.servers} context={state.context} />
       <Prompt line={line} busy={isBusy(state)} {...promptLabel(state, line)} />

@@ -40,6 +40,9 @@ export interface ChatState {
   context?: { used: number; size: number } | undefined;
 }
 
+/** The state without the streaming reply's text, which the screen reads apart (chat-store.ts). */
+export type ScreenState = Omit<ChatState, 'streamed'>;
+
 export interface AskingArguments extends MissingArguments {
   /** The line that ran the prompt, run again with the answers. */
   line: string;
@@ -91,9 +94,9 @@ export function printedItems(state: ChatState, lastId: number): ChatState {
  * A `<Static>` keeps the count of items it has written and writes those past it, so one whose
  * items were let go is replaced by a new one: keyed by the screen's epoch and its first item.
  */
-export const staticKey = (state: ChatState): string => `${state.epoch}:${state.items[0]?.id ?? state.nextId}`;
+export const staticKey = (state: ScreenState): string => `${state.epoch}:${state.items[0]?.id ?? state.nextId}`;
 
-export const isBusy = (state: ChatState): boolean => state.activity.type !== 'idle' || state.pulling !== undefined;
+export const isBusy = (state: ScreenState): boolean => state.activity.type !== 'idle' || state.pulling !== undefined;
 
 /** A resumed session on screen: its last turns as they were shown (`shown`), then where the chat goes on (`said`). */
 export interface ResumedScreen {

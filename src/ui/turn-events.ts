@@ -68,8 +68,11 @@ function withContext(state: ChatState, event: Extract<TurnEvent, { type: 'model-
 
 function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatState {
   switch (event.type) {
-    case 'assistant-delta':
-      return { ...state, streamed: state.streamed + event.text, activity: { type: 'streaming' } };
+    case 'assistant-delta': {
+      // The same activity while the reply streams: the rest of the screen then stays as it was (chat-store.ts).
+      const activity: Activity = state.activity.type === 'streaming' ? state.activity : { type: 'streaming' };
+      return { ...state, streamed: state.streamed + event.text, activity };
+    }
     case 'tool-call': {
       // Prose the model wrote before the call stays on screen, above the tool line.
       const committed = withDebug(

@@ -17,6 +17,7 @@ import {
   resumedScreen,
   showItems,
   type ChatState,
+  type ScreenState,
 } from './chat-state.js';
 import { argumentAtCursor, argumentValue } from './completion.js';
 import type { LineState } from './line-editor.js';
@@ -29,8 +30,16 @@ import { StreamBatcher } from './stream-batcher.js';
 import { useQuietWait } from './use-quiet-wait.js';
 import { commitsStreamed } from './turn-events.js';
 
+/** The streaming reply's text, read by the part of the screen that shows it (`useSyncExternalStore`). */
+export interface StreamedText {
+  subscribe: (listener: () => void) => () => void;
+  getSnapshot: () => string;
+}
+
 export interface ChatController {
-  state: ChatState;
+  /** The state for the screen, but for the streaming reply's text (`streamed`). */
+  state: ScreenState;
+  streamed: StreamedText;
   /** The state now, for key handlers: the last render may lag behind it. */
   current: () => ChatState;
   submit: (text: string) => void;
@@ -159,7 +168,8 @@ function firstState(session: ChatSession): ChatState {
 
 export function useChat(session: ChatSession, clearScreen: () => void): ChatController {
   const store = useMemo(() => new ChatStore(firstState(session)), [session]);
-  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const state = useSyncExternalStore(store.subscribe, store.getScreen);
+  const streamed = useMemo(() => ({ subscribe: store.subscribe, getSnapshot: store.getStreamed }), [store]);
   const turn = useRef<AbortController | undefined>(undefined);
 
   useEffect(
@@ -263,5 +273,5 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
     [session, store],
   );
   const printed = useCallback((lastId: number) => store.dispatch({ type: 'printed', lastId }), [store]);
-  return { state, current: store.getState, submit, cancel, approval, offers, argumentCompletions, printed };
+  return { state, streamed, current: store.getState, submit, cancel, approval, offers, argumentCompletions, printed };
 }

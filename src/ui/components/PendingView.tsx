@@ -1,12 +1,13 @@
 /** The part of the screen that still changes: a spinner, the streaming reply, a running tool, or an approval question. */
 import { Box, Text, useStdout } from 'ink';
 import Spinner from 'ink-spinner';
-import { memo, useState } from 'react';
+import { memo, useState, useSyncExternalStore } from 'react';
 import { assertNever } from '../../shared/errors.js';
 import { formatCall } from '../../present/tool-line.js';
 import { formatProgress } from '../../present/tool-progress.js';
 import { ApprovalQuestion } from './ApprovalQuestion.js';
 import type { Activity } from '../history.js';
+import type { StreamedText } from '../use-chat.js';
 import { sanitizeForTerminal } from '../../shared/terminal-text.js';
 import { StreamingMarkdown } from '../streaming-markdown.js';
 import { visibleTail } from '../visible-tail.js';
@@ -30,7 +31,9 @@ const RESERVED_ROWS = 6;
  */
 const STREAMING_ROWS = 12;
 
-function StreamingReply({ text, width }: { text: string; width: number }): React.JSX.Element {
+/** Reads the reply's text itself: a frame of a streaming reply re-renders this alone, not the screen around it. */
+function StreamingReply({ streamed, width }: { streamed: StreamedText; width: number }): React.JSX.Element {
+  const text = useSyncExternalStore(streamed.subscribe, streamed.getSnapshot);
   const { stdout } = useStdout();
   const rows = Math.max(1, Math.min(STREAMING_ROWS, (stdout.rows || 24) - RESERVED_ROWS));
   const [markdown] = useState(() => new StreamingMarkdown());
@@ -66,7 +69,7 @@ function PendingActivity({
   width,
 }: {
   activity: Activity;
-  streamed: string;
+  streamed: StreamedText;
   width: number;
 }): React.JSX.Element | null {
   switch (activity.type) {
@@ -75,7 +78,7 @@ function PendingActivity({
     case 'waiting':
       return <Working label="thinking… (Esc to cancel)" />;
     case 'streaming':
-      return <StreamingReply text={streamed} width={width} />;
+      return <StreamingReply streamed={streamed} width={width} />;
     case 'thinking':
       return <LiveThinking text={activity.text} width={width} />;
     case 'tool':
