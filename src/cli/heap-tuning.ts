@@ -12,9 +12,9 @@
  * How much each may grow is a V8 flag read when the decision is taken (`--heap-growing-percent`,
  * `--semi-space-growth-factor`), so `v8.setFlagsFromString` changes them in a running process;
  * flags read only when the heap is set up, such as `--max-semi-space-size`, have no effect from
- * here. Only the chat sets them, and only a few seconds after its servers are up: set at process
- * start they made every command's start slower (more full collections while the program loads),
- * and the full collection made here takes 30–60 ms of the main thread (bench/fixes.md).
+ * here. Only the chat sets them, and only once its servers are up: set at process start they made
+ * every command's start slower (more full collections while the program loads), and the full
+ * collection made here takes 30–60 ms of the main thread (bench/fixes.md).
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
@@ -65,11 +65,15 @@ export function tuneHeapForLongSession(youngGenerationCapBytes = YOUNG_GENERATIO
   new PerformanceObserver(capYoungGeneration).observe({ entryTypes: ['gc'] });
 }
 
-/** Long enough for the chat's first frames and a resumed conversation to be drawn before the collection's pause. */
-const SETTLE_MS = 3_000;
-
-/** Tunes the heap once the chat has started (`started`: its servers are up) and settled. */
+/**
+ * Tunes the heap as soon as the chat has started (`started`: its servers are up, the screen that
+ * says so drawn first), before a reply can be streaming. A full collection clears what V8's
+ * optimised code holds weakly, and code that held an object now dead is deoptimised: made a few
+ * seconds later, it fell in the first reply of a user quick to type, and sent that reply's hottest
+ * functions (Ink's output, the reads of the model's stream, the microtask loop) back to baseline
+ * code, where V8 left them for many replies more (bench/fixes.md).
+ */
 export function tuneHeapOnceSettled(started: Promise<void>): void {
   // Unref'd: a chat that ends sooner has nothing to tune.
-  void started.then(() => setTimeout(() => tuneHeapForLongSession(), SETTLE_MS).unref());
+  void started.then(() => setTimeout(() => tuneHeapForLongSession(), 0).unref());
 }
