@@ -17,7 +17,7 @@ import { ExitCode, UsageError } from '../shared/errors.js';
 import { App } from '../ui/App.js';
 import { TrustPrompt, type TrustPromptAnswer } from '../ui/components/TrustPrompt.js';
 import { INK_MAX_FPS } from '../ui/stream-batcher.js';
-import { tuneHeapOnceSettled } from './heap-tuning.js';
+import { tuneHeapOnceStarted } from './heap-tuning.js';
 import type { Output } from './output.js';
 import { InputHistory } from '../session/input-history.js';
 import { SessionKeeper } from '../session/session-keeper.js';
@@ -68,7 +68,7 @@ export async function chatCommand(options: GlobalOptions, output: Output, chat: 
   );
   if (saved) session.restoreConversation(saved);
   const started = host.start();
-  tuneHeapOnceSettled(started);
+  tuneHeapOnceStarted(started);
   const inputHistory = InputHistory.open(process.env, runtime.log);
   // Ctrl+C is a key here, not a signal: the App decides between cancelling a turn and quitting.
   const app = render(<App session={session} inputHistory={inputHistory} />, {

@@ -73,7 +73,7 @@ export function tuneHeapForLongSession(youngGenerationCapBytes = YOUNG_GENERATIO
  * functions (Ink's output, the reads of the model's stream, the microtask loop) back to baseline
  * code, where V8 left them for many replies more (bench/fixes.md).
  */
-export function tuneHeapOnceSettled(started: Promise<void>): void {
+export function tuneHeapOnceStarted(started: Promise<void>): void {
   // Unref'd: a chat that ends sooner has nothing to tune.
   void started.then(() => setTimeout(() => tuneHeapForLongSession(), 0).unref());
 }

@@ -5,7 +5,7 @@
  */
 import { constants, type NodeGCPerformanceDetail, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { tuneHeapOnceSettled } from '../../src/cli/heap-tuning.js';
+import { tuneHeapOnceStarted } from '../../src/cli/heap-tuning.js';
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -14,7 +14,7 @@ async function turnsUntil(done: () => boolean, turns = 200): Promise<void> {
   for (let turn = 0; turn < turns && !done(); turn++) await nextTurn();
 }
 
-describe('tuneHeapOnceSettled', () => {
+describe('tuneHeapOnceStarted', () => {
   // This file's own process (vitest forks one per file) is tuned: the full collection is V8's real one.
   const forcedFullCollections: PerformanceEntry[] = [];
   const observer = new PerformanceObserver((list) => {
@@ -33,7 +33,7 @@ describe('tuneHeapOnceSettled', () => {
   it('waits for the servers, then tunes on the next turn of the event loop, not seconds later', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let serversUp = (): void => undefined;
-    tuneHeapOnceSettled(new Promise<void>((resolve) => (serversUp = resolve)));
+    tuneHeapOnceStarted(new Promise<void>((resolve) => (serversUp = resolve)));
     await vi.advanceTimersByTimeAsync(10_000);
     await turnsUntil(() => forcedFullCollections.length > 0, 20);
     expect(forcedFullCollections).toHaveLength(0);
