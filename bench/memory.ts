@@ -120,6 +120,22 @@ function spaceGrowth(from: HeapSample | undefined, to: HeapSample | undefined): 
     .join(', ');
 }
 
+/**
+ * What the live heap gained between two samples, split into the program's code (compiled by the
+ * JIT as more functions turn hot, bytecode) and the rest: the data the session keeps.
+ */
+function kindGrowth(from: HeapSample | undefined, to: HeapSample | undefined): string {
+  if (!from || !to) return 'n/a';
+  const code = to.compiledCodeMb - from.compiledCodeMb;
+  const bytecode = to.bytecodeMb - from.bytecodeMb;
+  const signed = (mb: number): string => `${mb >= 0 ? '+' : ''}${roundTo(mb, 2)}`;
+  return [
+    `compiled code and its metadata ${signed(code)}`,
+    `bytecode ${signed(bytecode)}`,
+    `everything else ${signed(to.liveHeapMb - from.liveHeapMb - code - bytecode)}`,
+  ].join(', ');
+}
+
 /** The leak check's row: the live heap at the last turn against the same session's at SETTLED_TURN. */
 function heapRow(heap: HeapSample[]): Row {
   const settled = heap[SETTLED_TURN / SAMPLE_EVERY]?.liveHeapMb ?? Number.NaN;
@@ -139,6 +155,7 @@ function heapRow(heap: HeapSample[]): Row {
         heap[SETTLED_TURN / SAMPLE_EVERY],
         heap.at(-1),
       ),
+      [`growth from turn ${SETTLED_TURN} by kind (MB)`]: kindGrowth(heap[SETTLED_TURN / SAMPLE_EVERY], heap.at(-1)),
     },
   });
 }
@@ -162,7 +179,8 @@ export async function benchMemory(workspace: Workspace): Promise<BenchmarkResult
           'over the median at start. Leak check: one more session of the same turns, the REPL launched with `--expose-gc` and ' +
           'bench/lib/heap-probe.ts, which runs a full collection before each sample: the live heap is what the session keeps, ' +
           `without the garbage V8 has not collected yet; its growth is counted from turn ${SETTLED_TURN}, once compiled code and ` +
-          'caches have settled.',
+          'caches have settled. Its details split that growth into the code V8 compiled (machine code with its metadata, and ' +
+          'bytecode: `v8.getHeapCodeStatistics`) and everything else, the data the session keeps.',
         warmup: `none: the start is the RSS baseline, turn ${SETTLED_TURN} the live heap's`,
         runs: `${SESSIONS} sessions of ${TURNS} turns, and one for the leak check`,
       },

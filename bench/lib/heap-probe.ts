@@ -20,6 +20,13 @@ export interface HeapSample {
   rssMb: number;
   /** The live heap by V8 space (`old_space`, `code_space`, …): data grows the old spaces, compiled code the code space. */
   spacesMb: Record<string, number>;
+  /**
+   * Of the live heap, the machine code V8 has compiled and its metadata, and the bytecode: the
+   * program's code, not what the session keeps. The spaces do not tell these apart on every
+   * Node line (bytecode is in the old space up to Node 22, in the trusted space after).
+   */
+  compiledCodeMb: number;
+  bytecodeMb: number;
 }
 
 const out = process.env.MCP_CHAT_HEAP_PROBE_OUT;
@@ -54,7 +61,14 @@ const sample = (): void => {
   const spacesMb = Object.fromEntries(
     v8.getHeapSpaceStatistics().map((space) => [space.space_name, mb(space.space_used_size)]),
   );
-  const sampled: HeapSample = { liveHeapMb: mb(usage.heapUsed), rssMb: mb(usage.rss), spacesMb };
+  const code = v8.getHeapCodeStatistics();
+  const sampled: HeapSample = {
+    liveHeapMb: mb(usage.heapUsed),
+    rssMb: mb(usage.rss),
+    spacesMb,
+    compiledCodeMb: mb(code.code_and_metadata_size),
+    bytecodeMb: mb(code.bytecode_and_metadata_size),
+  };
   fs.appendFileSync(out, `${JSON.stringify(sampled)}\n`);
 };
 
