@@ -1,8 +1,9 @@
 /**
  * `mcp-chat` / `mcp-chat chat`: the REPL. An untrusted `./mcp_config.json` is asked about first,
  * before anything starts. Then the chat renders at once; servers start behind it and report into
- * the status bar. Once they have started and the chat has settled, V8's heap is kept from growing
- * what it would never give back (heap-tuning.ts). On exit, every server process is stopped.
+ * the status bar. Once they have started, V8's heap is kept from growing what it would never give
+ * back (heap-tuning.ts), and its code from a tier whose code a long chat loses (compiler-tuning.ts).
+ * On exit, every server process is stopped.
  */
 import { render } from 'ink';
 import { openChatSession } from '../session/open-chat-session.js';
@@ -17,6 +18,7 @@ import { ExitCode, UsageError } from '../shared/errors.js';
 import { App } from '../ui/App.js';
 import { TrustPrompt, type TrustPromptAnswer } from '../ui/components/TrustPrompt.js';
 import { INK_MAX_FPS } from '../ui/stream-batcher.js';
+import { tuneCompilerOnceStarted } from './compiler-tuning.js';
 import { tuneHeapOnceStarted } from './heap-tuning.js';
 import type { Output } from './output.js';
 import { InputHistory } from '../session/input-history.js';
@@ -69,6 +71,7 @@ export async function chatCommand(options: GlobalOptions, output: Output, chat: 
   if (saved) session.restoreConversation(saved);
   const started = host.start();
   tuneHeapOnceStarted(started);
+  tuneCompilerOnceStarted(started);
   const inputHistory = InputHistory.open(process.env, runtime.log);
   // Ctrl+C is a key here, not a signal: the App decides between cancelling a turn and quitting.
   const app = render(<App session={session} inputHistory={inputHistory} />, {
