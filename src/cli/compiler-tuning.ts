@@ -2,18 +2,18 @@
  * Keeps a long chat's code out of V8's middle optimising tier, Maglev (on by default from Node 24;
  * Node 20 and 22 run without it). Measured in the REPL on Node 24 and 26 (bench/fixes.md):
  *
- * - Maglev's code for the streaming path holds the reply's own objects (its closures, its
- *   request's objects), weakly. The first full collection after a reply finds them dead and
- *   deoptimises that code: 34 to 70 functions of Node's streams and timers, Ink's output and the
- *   reply's reading, at a collection made one second after the warm-up reply or at the one V8's
- *   memory reducer makes once the chat is idle. None of them was optimised again in the next replies.
+ * - The first full collection after a reply deoptimises Maglev's code for the streaming path
+ *   (V8's reason: "embedded weak objects cleared", objects the code held weakly found dead): 34 to
+ *   70 functions of Node's streams and timers, Ink's output and the reply's reading, at a
+ *   collection made one second after the warm-up reply or at the one V8's memory reducer makes
+ *   once the chat is idle. None of them was optimised again in the next replies.
  * - Meanwhile its code and metadata accumulate as more functions reach its threshold: the live heap
  *   grew by 1.2 MB from turn 50 to 300, against 0.4 MB without it.
  *
- * Without it, V8 optimises with Turbofan alone, as on Node 22: the CPU while a reply streams was the
- * same. The flag is read at each tiering decision, so setting it in the running process takes
- * effect; only the chat sets it, once its servers are up, so start-up and other commands keep
- * V8's defaults.
+ * Without it, V8 optimises with Turbofan alone, as on Node 22: the CPU while a reply streams stayed
+ * within the runs' spread; the first reply costs more, as Turbofan reaches the streaming path later.
+ * The flag is read at each tiering decision, so setting it in the running process takes effect;
+ * only the chat sets it, once its servers are up, so start-up and other commands keep V8's defaults.
  */
 import v8 from 'node:v8';
 
