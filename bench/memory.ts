@@ -110,13 +110,16 @@ function rssRow(sessions: Session[]): Row {
   });
 }
 
+/** A growth in MB, signed: `+0.42`, `-0.1`. */
+const signedMb = (mb: number): string => `${mb >= 0 ? '+' : ''}${roundTo(mb, 2)}`;
+
 /** What each V8 space gained between two samples, the largest first: which kind of thing the session keeps. */
 function spaceGrowth(from: HeapSample | undefined, to: HeapSample | undefined): string {
   if (!from || !to) return 'n/a';
   return Object.entries(to.spacesMb)
     .map(([space, mb]): [string, number] => [space, mb - (from.spacesMb[space] ?? 0)])
     .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
-    .map(([space, mb]) => `${space} ${mb >= 0 ? '+' : ''}${roundTo(mb, 2)}`)
+    .map(([space, mb]) => `${space} ${signedMb(mb)}`)
     .join(', ');
 }
 
@@ -128,11 +131,10 @@ function kindGrowth(from: HeapSample | undefined, to: HeapSample | undefined): s
   if (!from || !to) return 'n/a';
   const code = to.compiledCodeMb - from.compiledCodeMb;
   const bytecode = to.bytecodeMb - from.bytecodeMb;
-  const signed = (mb: number): string => `${mb >= 0 ? '+' : ''}${roundTo(mb, 2)}`;
   return [
-    `compiled code and its metadata ${signed(code)}`,
-    `bytecode ${signed(bytecode)}`,
-    `everything else ${signed(to.liveHeapMb - from.liveHeapMb - code - bytecode)}`,
+    `compiled code and its metadata ${signedMb(code)}`,
+    `bytecode ${signedMb(bytecode)}`,
+    `everything else ${signedMb(to.liveHeapMb - from.liveHeapMb - code - bytecode)}`,
   ].join(', ');
 }
 
