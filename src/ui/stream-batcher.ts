@@ -13,12 +13,13 @@
  */
 export const INK_MAX_FPS = 60;
 /**
- * The shortest frame: a token waits half of it on average before it is drawn, so a streamed token
- * still reaches the screen within a 60 Hz frame at the median (12 ms in bench/RESULTS.md). Each
- * frame costs about half a millisecond of CPU whatever it holds: 24 ms rather than 20 took a fast
- * stream's CPU down by 7 % (bench/fixes.md).
+ * The shortest frame: a token of a fast stream waits half of it on average before it is drawn, so
+ * the median token still reaches the screen within a 60 Hz frame (17 ms; 15 ms measured in
+ * bench/RESULTS.md). Each frame costs about half a millisecond of CPU whatever it holds, and the
+ * frames are most of what the chat spends on a fast stream: 24 ms rather than 20 took its CPU
+ * down by 7 %, 28 rather than 24 by 5 % (bench/fixes.md).
  */
-export const STREAM_FRAME_MS = 24;
+export const STREAM_FRAME_MS = 28;
 /**
  * A frame lasts at least this many times as long as the last one took to draw, so drawing a stream
  * takes at most about a quarter of a core: on a slow or busy machine the frames spread out instead.
