@@ -17,7 +17,8 @@ export const INK_MAX_FPS = 60;
  * the median token still reaches the screen within a 60 Hz frame (17 ms; 15 ms measured in
  * bench/RESULTS.md). Each frame costs about half a millisecond of CPU whatever it holds, and the
  * frames are most of what the chat spends on a fast stream: 24 ms rather than 20 took its CPU
- * down by 7 %, 28 rather than 24 by 5 % (bench/fixes.md).
+ * down by 7 %; 28 rather than 24 makes a seventh fewer frames (5 % less CPU on Node 26, nothing
+ * measurable on Node 22, within the runs' spread: bench/fixes.md).
  */
 export const STREAM_FRAME_MS = 28;
 /**
