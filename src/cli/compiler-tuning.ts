@@ -12,6 +12,8 @@
  *
  * Without it, V8 optimises with Turbofan alone, as on Node 22: the CPU while a reply streams stayed
  * within the runs' spread; the first reply costs more, as Turbofan reaches the streaming path later.
+ * Turbofan's code is not spared either: on Node 26 the memory reducer's first collection
+ * deoptimised 34 of its functions (bench/fixes.md), so what this tier-off keeps is the memory.
  * The flag is read at each tiering decision, so setting it in the running process takes effect;
  * only the chat sets it, once its servers are up, so start-up and other commands keep V8's defaults.
  */
