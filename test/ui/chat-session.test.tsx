@@ -35,7 +35,7 @@ describe('approval', () => {
   it('y allows the call once; the next call asks again', async () => {
     const { app, host } = await askedToWrite(['Written.', write('a.txt'), 'Written again.']);
     app.press('y', KEY.enter);
-    await app.waitForScreen(/Written\./);
+    await app.waitForAnswer('Written.');
     expect(app.screen()).toMatch(/✓ file\.write_file\(path="a\.txt", content="hi"\) 1 ms → wrote a\.txt/);
     expect(app.screen()).not.toMatch(/wants to run/);
 
@@ -55,11 +55,11 @@ describe('approval', () => {
       'Asked for the other tool.',
     ]);
     app.press('a', KEY.enter);
-    await app.waitForScreen(/Written\./);
+    await app.waitForAnswer('Written.');
 
     const later = framesFrom(app);
     app.send('Write b.txt');
-    await app.waitForScreen(/Written without asking\./);
+    await app.waitForAnswer('Written without asking.');
     expect(app.screen()).toMatch(/✓ file\.write_file\(path="b\.txt", content="hi"\) 1 ms → wrote b\.txt/);
     expect(later().some((frame) => frame.includes('wants to run'))).toBe(false);
 

@@ -126,6 +126,17 @@ export function renderApp(options: RenderAppOptions = {}) {
   const waitForScreen = (pattern: RegExp | string): Promise<void> =>
     vi.waitFor(() => expect(screen()).toMatch(pattern), WAIT);
   const waitUntil = (check: () => void): Promise<void> => vi.waitFor(check, WAIT);
+  /**
+   * Resolves once the turn has answered `answer`: shown, and the conversation's last message. The
+   * screen alone is not enough before the next line is sent: a streamed reply shows its text while
+   * the turn still runs, and Enter is not taken until it ends, which follows the answer in the same
+   * microtasks.
+   */
+  const waitForAnswer = (answer: string): Promise<void> =>
+    waitUntil(() => {
+      expect(screen()).toContain(answer);
+      expect(session.conversationMessages().at(-1)).toMatchObject({ role: 'assistant', content: answer });
+    });
 
   return {
     llm,
@@ -135,6 +146,7 @@ export function renderApp(options: RenderAppOptions = {}) {
     screen,
     waitForScreen,
     waitUntil,
+    waitForAnswer,
     exited: () => exited,
     /** The text on the input line (the last line that starts with the prompt mark), without the mark. */
     inputLine: (): string =>
