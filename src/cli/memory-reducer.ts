@@ -28,8 +28,9 @@ const FIRST_V8_WITH_GC_COUNT = 12;
 /** Well before the reducer's first collection can start. */
 const LATEST_SAFE_UPTIME_SECONDS = 5;
 
-export interface ProcessAge {
-  /** The running V8's version, `process.versions.v8`. */
+/** The running process: its V8, and how long it has run. */
+export interface RunningProcess {
+  /** `process.versions.v8`. */
   v8: string;
   /** `process.uptime()`. */
   uptimeSeconds: number;
@@ -37,10 +38,10 @@ export interface ProcessAge {
 
 /** Returns whether it was set: not on a V8 without the flag, nor in a process that has run too long. */
 export function keepMemoryReducerFromCollecting(
-  age: ProcessAge = { v8: process.versions.v8, uptimeSeconds: process.uptime() },
+  running: RunningProcess = { v8: process.versions.v8, uptimeSeconds: process.uptime() },
 ): boolean {
-  if (Number(age.v8.split('.')[0]) < FIRST_V8_WITH_GC_COUNT) return false;
-  if (age.uptimeSeconds > LATEST_SAFE_UPTIME_SECONDS) return false;
+  if (Number(running.v8.split('.')[0]) < FIRST_V8_WITH_GC_COUNT) return false;
+  if (running.uptimeSeconds > LATEST_SAFE_UPTIME_SECONDS) return false;
   v8.setFlagsFromString('--memory-reducer-gc-count=0');
   return true;
 }

@@ -103,9 +103,9 @@ const expectLeftQuietly = (run: QuietRun): void =>
     last: 'quiet',
   });
 
-/** Script text: the built tuning called with `age` (the running process's own when omitted), its answer printed. */
-const tuneAt = (age?: string): string =>
-  `console.log('set:', (await import(${BUILT})).keepMemoryReducerFromCollecting(${age ?? ''}));`;
+/** Script text: the built tuning called for `running` (the child itself when omitted), its answer printed. */
+const tuneAt = (running?: string): string =>
+  `console.log('set:', (await import(${BUILT})).keepMemoryReducerFromCollecting(${running ?? ''}));`;
 
 describe('keepMemoryReducerFromCollecting', () => {
   // The control takes about 2 s on Node 26, 9 s on Node 22 and 24 (8 s between the reducer's looks there).
