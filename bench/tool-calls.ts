@@ -4,6 +4,7 @@
  * server: 1,000 sequential calls a side (p50/p99 per call), then 100 at once. Target <= 1.10.
  */
 import { connectBare, resultText, type BareConnection } from './lib/bare-client.js';
+import { pinCpus, type CpuPinning } from './lib/cpu-pinning.js';
 import { alternate, pooled, timed, type Paired, type Rounds } from './lib/harness.js';
 import { check, row, benchmarkResult, type BenchmarkResult } from './lib/results.js';
 import { startHost } from './lib/started-host.js';
@@ -74,10 +75,14 @@ interface PairSamples {
   concurrent: Paired<number>;
 }
 
-/** One pair of fresh processes: the host's calculator and the bare client's, driven in turns. */
-async function measurePair(workspace: Workspace): Promise<PairSamples> {
+/**
+ * One pair of fresh processes: the host's calculator and the bare client's, driven in turns. Both
+ * servers (each with its evaluator child, forked as it starts) run on the CPU `pinning` keeps for them.
+ */
+async function measurePair(workspace: Workspace, pinning: CpuPinning | undefined): Promise<PairSamples> {
   const { host } = await startHost(workspace, 'http://127.0.0.1:9', ['calculator']);
   const bare = await connectBare(workspace.entry('calculator'));
+  pinning?.pinChildren();
   try {
     const hostCall = viaHost(host);
     const bareCall = viaBare(bare);
@@ -90,10 +95,25 @@ async function measurePair(workspace: Workspace): Promise<PairSamples> {
   }
 }
 
+/** How the processes were placed on CPUs, for the row's description. */
+function placement(pinning: CpuPinning | undefined): string {
+  if (!pinning)
+    return 'Nothing was pinned (one CPU, or no `taskset`): where the scheduler put each server decided part of its speed.';
+  return (
+    `This process ran on CPU ${pinning.clientCpu} and every server, with its evaluator child, on CPU ${pinning.serverCpu} ` +
+    '(`taskset`), so that where the scheduler puts a server does not decide its speed.'
+  );
+}
+
 export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkResult> {
   const began = performance.now();
   const pairs: PairSamples[] = [];
-  for (let index = 0; index < PAIRS; index++) pairs.push(await measurePair(workspace));
+  const pinning = pinCpus();
+  try {
+    for (let index = 0; index < PAIRS; index++) pairs.push(await measurePair(workspace, pinning));
+  } finally {
+    pinning?.release();
+  }
   const sequential = pooled(pairs.map((pair) => pair.sequential));
   const concurrent = pooled(pairs.map((pair) => pair.concurrent));
   const seqHost = summarize(sequential.measured);
@@ -132,7 +152,8 @@ export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkRes
         `${BLOCK} \`evaluate\` calls with varied expressions, the two sides taking turns block by block, each call timed ` +
         'from the call to its resolved result (checked for the right value). Concurrent: ' +
         `${AT_ONCE} calls started at once, timed until the last answer; the calculator evaluates one at a time, so this ` +
-        'measures queueing through each client.',
+        'measures queueing through each client. ' +
+        placement(pinning),
       warmup: `${BLOCK} calls and ${CONCURRENT.warmup} batch a side, in each pair`,
       runs: `${PAIRS * SEQUENTIAL.runs * BLOCK} calls and ${PAIRS * CONCURRENT.runs} batches a side`,
     },

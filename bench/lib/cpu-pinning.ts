@@ -1,0 +1,83 @@
+/**
+ * CPU affinity for a benchmark that compares two clients, each speaking to a server of its own.
+ *
+ * Why: where the scheduler puts a server and its children decides the server's speed more than
+ * either client does. The calculator hands each expression to its evaluator child, so a call wakes
+ * three processes in turn; on two cores, a server process and its evaluator either share a core
+ * or wake each other across cores, and keep to that. 100 calls at once took 9 to 10 ms through
+ * some pairs of fresh processes and 14 to 15 ms through others, whichever client drove them, so a
+ * pooled median read 1.05 to 1.30 for the same build (bench/fixes.md). With this process on one
+ * CPU and every server's process tree on another, each server runs as every other does, and the
+ * comparison is of the clients.
+ *
+ * Linux only (util-linux's `taskset`, and /proc to find a server's children), with at least two
+ * CPUs this process may use; elsewhere nothing is pinned and `pinCpus` says so by returning undefined.
+ */
+import { execFileSync } from 'node:child_process';
+import { childPids } from './processes.js';
+
+export interface CpuPinning {
+  /** The CPU this process (all its threads) runs on until `release`. */
+  clientCpu: number;
+  /** The CPU the servers run on. */
+  serverCpu: number;
+  /** Pins every process this one has started, and their children, to `serverCpu`. */
+  pinChildren(): void;
+  /** Gives this process back the CPUs it had. */
+  release(): void;
+}
+
+/** `taskset -c -p` prints "pid N's current affinity list: 0,1" (ranges as "0-3"). */
+function affinityList(pid: number): number[] {
+  const output = execFileSync('taskset', ['-c', '-p', String(pid)], { encoding: 'utf8' });
+  const list = output.slice(output.lastIndexOf(':') + 1).trim();
+  return list.split(',').flatMap((part) => {
+    const [from, to = from] = part.split('-').map(Number);
+    if (from === undefined || to === undefined || !Number.isInteger(from) || !Number.isInteger(to)) return [];
+    return Array.from({ length: to - from + 1 }, (_, index) => from + index);
+  });
+}
+
+/** Sets the CPUs of every thread of `pid`; a process that exited meanwhile is no error. */
+function setAffinity(pid: number, cpus: string): void {
+  try {
+    execFileSync('taskset', ['-a', '-c', '-p', cpus, String(pid)], { stdio: 'ignore' });
+  } catch (error) {
+    if (isRunning(pid)) throw error;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function descendants(pid: number): number[] {
+  return childPids(pid).flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** Pins this process to its first CPU and offers its children the second; undefined where that cannot be done. */
+export function pinCpus(): CpuPinning | undefined {
+  if (process.platform !== 'linux') return undefined;
+  let original: number[];
+  try {
+    original = affinityList(process.pid);
+  } catch {
+    return undefined; // No taskset here.
+  }
+  const [clientCpu, serverCpu] = original;
+  if (clientCpu === undefined || serverCpu === undefined) return undefined;
+  setAffinity(process.pid, String(clientCpu));
+  return {
+    clientCpu,
+    serverCpu,
+    pinChildren: () => {
+      for (const pid of descendants(process.pid)) setAffinity(pid, String(serverCpu));
+    },
+    release: () => setAffinity(process.pid, original.join(',')),
+  };
+}
