@@ -98,7 +98,7 @@ async function measurePair(workspace: Workspace, pinning: CpuPinning | undefined
 /** How the processes were placed on CPUs, for the row's description. */
 function placement(pinning: CpuPinning | undefined): string {
   if (!pinning)
-    return 'Nothing was pinned (one CPU, or no `taskset`): where the scheduler put each server decided part of its speed.';
+    return 'Nothing was pinned (one CPU, no `taskset`, or no leave to set CPUs): where the scheduler put each server decided part of its speed.';
   return (
     `This process ran on CPU ${pinning.clientCpu} and every server, with its evaluator child, on CPU ${pinning.serverCpu} ` +
     '(`taskset`), so that where the scheduler puts a server does not decide its speed.'

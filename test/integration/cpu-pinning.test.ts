@@ -5,6 +5,8 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pinCpus } from '../../bench/lib/cpu-pinning.js';
 
@@ -65,5 +67,27 @@ describe.skipIf(!canPin())('CPU pinning for the tool-call benchmark', () => {
       pinning.release();
     }
     expect(affinity(process.pid)).toBe(original);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('CPU pinning where it is not allowed', () => {
+  it('pins nothing where this process may not change its CPUs', () => {
+    // A `taskset` that reports two CPUs but refuses to set any, as a sandbox that forbids it would.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskset-'));
+    const fake = path.join(dir, 'taskset');
+    fs.writeFileSync(
+      fake,
+      '#!/bin/sh\nif [ "$1" = "-a" ]; then echo "taskset: failed to set pid affinity: Operation not permitted" >&2; exit 1; fi\n' +
+        'echo "pid $3\'s current affinity list: 0,1"\n',
+      { mode: 0o755 },
+    );
+    const pathBefore = process.env.PATH;
+    process.env.PATH = `${dir}${path.delimiter}${pathBefore ?? ''}`;
+    try {
+      expect(pinCpus()).toBeUndefined();
+    } finally {
+      process.env.PATH = pathBefore;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
