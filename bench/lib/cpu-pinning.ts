@@ -15,6 +15,7 @@
  * says so by returning undefined.
  */
 import { execFileSync } from 'node:child_process';
+import { isProcessAlive } from '../../test/helpers/server-configs.js';
 import { childPids } from './processes.js';
 
 export interface CpuPinning {
@@ -44,16 +45,7 @@ function setAffinity(pid: number, cpus: string): void {
   try {
     execFileSync('taskset', ['-a', '-c', '-p', cpus, String(pid)], { stdio: 'ignore' });
   } catch (error) {
-    if (isRunning(pid)) throw error;
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
+    if (isProcessAlive(pid)) throw error;
   }
 }
 
