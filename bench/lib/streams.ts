@@ -170,8 +170,13 @@ export function streamRow(
   const summary = summarize(measured.flatMap((outcome) => outcome.latencies));
   const baselineSummary = summarize(baseline.flatMap((outcome) => outcome.latencies));
   const median = (values: number[]): number => roundTo(summarize(values).median, 1);
-  const cpu = median(measured.map((outcome) => outcome.cpuPercent));
-  const baselineCpu = median(baseline.map((outcome) => outcome.cpuPercent));
+  const spread = (values: number[]): string => {
+    const { min, max } = summarize(values);
+    return `${roundTo(min, 1)}–${roundTo(max, 1)}`;
+  };
+  const cpuOf = (outcomes: StreamOutcome[]): number[] => outcomes.map((outcome) => outcome.cpuPercent);
+  const cpu = median(cpuOf(measured));
+  const baselineCpu = median(cpuOf(baseline));
   const cpuRatio = roundTo(cpu / baselineCpu, 2);
   return row({
     name,
@@ -196,6 +201,8 @@ export function streamRow(
       'first token, median ms': median(measured.map((outcome) => outcome.firstTokenMs)),
       'CPU while streaming, % of a core': cpu,
       'baseline CPU, % of a core': baselineCpu,
+      'CPU of each stream, least to most, % of a core': spread(cpuOf(measured)),
+      "baseline's CPU of each stream, least to most, % of a core": spread(cpuOf(baseline)),
       'CPU ratio to the baseline': cpuRatio,
       'baseline tokens lost': baseline.reduce((sum, outcome) => sum + outcome.lost, 0),
       'tokens sent per second': median(measured.map((outcome) => outcome.sendRate)),
