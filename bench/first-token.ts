@@ -36,7 +36,7 @@ const ROUNDS: Rounds = { warmup: 1, runs: 2 };
  * CPU 18, 15, 15, 13, 13 and 11 % of a core). One whole reply of warm-up on both sides (its CPU is
  * reported beside the row), then five runs: the row reads streaming once the REPL has started,
  * not its first reply. One reply's CPU differs from the next by up to a fifth on this machine
- * (bench/fixes.md): the CPU figures are medians of five a side, and their spread is reported.
+ * (bench/fixes.md): the CPU figures are medians of five a side, and each stream's is reported.
  */
 const REPL_ROUNDS: Rounds = { warmup: 1, runs: 5 };
 const ASK_TARGETS: StreamTargets = { p50Ms: 5 };
