@@ -35,8 +35,9 @@ const ROUNDS: Rounds = { warmup: 1, runs: 2 };
  * during the first 2,000-token reply, about 140, 130, 80, 60 and 40 in the next five; the REPL's
  * CPU 18, 15, 15, 13, 13 and 11 % of a core). One whole reply of warm-up on both sides (its CPU is
  * reported beside the row), then five runs: the row reads streaming once the REPL has started,
- * not its first reply. One reply's CPU differs from the next by up to a fifth on this machine
- * (bench/fixes.md): the CPU figures are medians of five a side, and each stream's is reported.
+ * not its first reply. The REPL's CPU still falls over the replies after that while V8 optimises
+ * the streaming path, and one reply's differs from the next (bench/fixes.md): the CPU figures are
+ * medians of five a side, and each stream's is reported in the order run.
  */
 const REPL_ROUNDS: Rounds = { warmup: 1, runs: 5 };
 const ASK_TARGETS: StreamTargets = { p50Ms: 5 };
