@@ -10,13 +10,12 @@
  * CPU and every server's process tree on another, each server runs as every other does, and the
  * comparison is of the clients.
  *
- * Linux only (util-linux's `taskset`, and /proc to find a server's children), with at least two
+ * Linux only (util-linux's `taskset`, and `ps` to find a server's children), with at least two
  * CPUs this process may use and leave to set its own; elsewhere nothing is pinned, and `pinCpus`
  * says so by returning undefined.
  */
 import { execFileSync } from 'node:child_process';
-import { isProcessAlive } from '../../test/helpers/server-configs.js';
-import { childPids } from './processes.js';
+import { descendants, isProcessAlive } from '../../test/helpers/server-configs.js';
 
 export interface CpuPinning {
   /** The CPU this process (all its threads) runs on until `release`. */
@@ -47,10 +46,6 @@ function setAffinity(pid: number, cpus: string): void {
   } catch (error) {
     if (isProcessAlive(pid)) throw error;
   }
-}
-
-function descendants(pid: number): number[] {
-  return childPids(pid).flatMap((child) => [child, ...descendants(child)]);
 }
 
 /** Pins this process to its first CPU and offers its children the second; undefined where that cannot be done. */

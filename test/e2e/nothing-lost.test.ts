@@ -14,8 +14,7 @@ import { parseAtomFeed } from '../../servers/research/atom.js';
 import { FakeArxiv, feedResponse, fixture } from '../fakes/fake-arxiv.js';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
 import { CLI, cleanEnv, runCli } from '../helpers/run-cli.js';
-import { REPO_ROOT, isProcessAlive } from '../helpers/server-configs.js';
-import { descendants } from '../helpers/tmux.js';
+import { descendants, isProcessAlive, REPO_ROOT } from '../helpers/server-configs.js';
 import { textCall } from '../helpers/turns.js';
 
 let workDir: string;

@@ -9,8 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOllama, type FakeOllama, type FakeReplySpec } from '../fakes/fake-ollama.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
-import { isProcessAlive } from '../helpers/server-configs.js';
-import { descendants } from '../helpers/tmux.js';
+import { descendants, isProcessAlive } from '../helpers/server-configs.js';
 
 let workDir: string;
 let ollama: FakeOllama;

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { startFakeOllama, type FakeReplySpec } from '../fakes/fake-ollama.js';
 import { SCREEN_WAIT, TEXT_MODEL, useReplSession } from '../helpers/repl-session.js';
-import { REPO_ROOT, isProcessAlive } from '../helpers/server-configs.js';
-import { TmuxPane, descendants } from '../helpers/tmux.js';
+import { descendants, isProcessAlive, REPO_ROOT } from '../helpers/server-configs.js';
+import { TmuxPane } from '../helpers/tmux.js';
 import { textCall } from '../helpers/turns.js';
 
 interface OllamaFault {

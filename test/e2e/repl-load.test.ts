@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { SCREEN_WAIT, useReplSession } from '../helpers/repl-session.js';
-import { isProcessAlive } from '../helpers/server-configs.js';
-import { TmuxPane, descendants } from '../helpers/tmux.js';
+import { descendants, isProcessAlive } from '../helpers/server-configs.js';
+import { TmuxPane } from '../helpers/tmux.js';
 import { heapSnapshots, liveDataBytes } from '../helpers/memory.js';
 import { textCall } from '../helpers/turns.js';
 

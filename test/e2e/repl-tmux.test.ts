@@ -9,8 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
 import { CLI, cleanEnv } from '../helpers/run-cli.js';
-import { isProcessAlive } from '../helpers/server-configs.js';
-import { TmuxPane, descendants } from '../helpers/tmux.js';
+import { descendants, isProcessAlive } from '../helpers/server-configs.js';
+import { TmuxPane } from '../helpers/tmux.js';
 
 const SCREEN_WAIT = { timeout: 20_000, interval: 100 };
 

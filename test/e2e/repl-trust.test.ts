@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
 import { SCREEN_WAIT } from '../helpers/repl-session.js';
 import { CLI, cleanEnv } from '../helpers/run-cli.js';
-import { REPO_ROOT } from '../helpers/server-configs.js';
-import { TmuxPane, descendants } from '../helpers/tmux.js';
+import { descendants, REPO_ROOT } from '../helpers/server-configs.js';
+import { TmuxPane } from '../helpers/tmux.js';
 
 const CALCULATOR = path.join(REPO_ROOT, 'dist/servers/calculator/main.js');
 

@@ -89,22 +89,3 @@ export class TmuxPane {
     }
   }
 }
-
-/** Every process below `pid`, found through /proc-backed `ps`. */
-export function descendants(pid: number): number[] {
-  const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });
-  const children = new Map<number, number[]>();
-  for (const line of out.trim().split('\n')) {
-    const [child, parent] = line.trim().split(/\s+/).map(Number);
-    if (child === undefined || parent === undefined) continue;
-    children.set(parent, [...(children.get(parent) ?? []), child]);
-  }
-  const found: number[] = [];
-  const queue = [...(children.get(pid) ?? [])];
-  while (queue.length > 0) {
-    const next = queue.shift() as number;
-    found.push(next);
-    queue.push(...(children.get(next) ?? []));
-  }
-  return found;
-}

@@ -16,8 +16,7 @@ import { createLogger } from '../../src/shared/log.js';
 import { execFileSync } from 'node:child_process';
 import { EVERYTHING, everythingTransports } from '../helpers/everything.js';
 import { killAll } from '../helpers/spawn-server.js';
-import { stdioServer } from '../helpers/server-configs.js';
-import { descendants } from '../helpers/tmux.js';
+import { descendants, stdioServer } from '../helpers/server-configs.js';
 
 /** The per-call timeout the long operation must outlive by reporting progress. */
 const CALL_TIMEOUT_MS = 1_500;

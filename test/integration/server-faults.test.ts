@@ -15,8 +15,7 @@ import { McpHost } from '../../src/mcp/host.js';
 import { ChatSession } from '../../src/session/chat-session.js';
 import { ScriptedLlm } from '../fakes/scripted-llm.js';
 import { garbageCollector } from '../../src/shared/garbage-collector.js';
-import { isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
-import { descendants } from '../helpers/tmux.js';
+import { descendants, isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
 import { collect, ofType, textCall } from '../helpers/turns.js';
 import { testRuntime } from '../helpers/test-session.js';
 

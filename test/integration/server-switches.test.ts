@@ -7,8 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpHost } from '../../src/mcp/host.js';
 import { silentLogger } from '../../src/shared/log.js';
-import { isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
-import { descendants } from '../helpers/tmux.js';
+import { descendants, isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
 
 const hosts: McpHost[] = [];
 afterEach(async () => {
