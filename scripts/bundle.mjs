@@ -10,6 +10,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { onFirstUse } from './on-first-use.mjs';
 import { inkCaches } from './ink-caches.mjs';
+import { mergeStartupChunks } from './merge-startup-chunks.mjs';
 
 /** ES modules have no `require`, `__filename` or `__dirname`; bundled CommonJS packages expect them. */
 const COMMONJS_GLOBALS = [
@@ -112,7 +113,7 @@ const METAFILE = 'dist/bundle-meta.json';
 async function bundlePrograms() {
   // Chunk names carry a content hash: clear the last build's so none is left behind.
   fs.rmSync('dist/src/chunks', { recursive: true, force: true });
-  const results = await Promise.all([
+  const [cli, servers] = await Promise.all([
     // The CLI loads each command on use (`ask` never loads Ink): split so that stays true.
     build({ ...common, entryPoints: ['src/cli.ts'], splitting: true, chunkNames: 'src/chunks/[name]-[hash]' }),
     // A server is one self-contained file; the evaluator child finds its file beside the calculator's.
@@ -127,7 +128,11 @@ async function bundlePrograms() {
       ],
     }),
   ]);
-  const outputs = Object.assign({}, ...results.map((result) => result.metafile.outputs));
+  const cliOutputs = await mergeStartupChunks(cli.metafile.outputs, {
+    executable: 'src/cli.ts',
+    main: 'src/cli/main.ts',
+  });
+  const outputs = { ...cliOutputs, ...servers.metafile.outputs };
   fs.writeFileSync(METAFILE, JSON.stringify({ outputs }));
 }
 

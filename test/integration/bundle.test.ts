@@ -1,8 +1,9 @@
 /**
  * What the build promises about the programs it ships (scripts/bundle.mjs): each runs from
  * one bundled file (plus, for the CLI, chunks loaded on use), so start-up does not resolve
- * and compile hundreds of modules; `ask`, `call` and `tools` never load Ink; the calculator
- * server leaves mathjs to its evaluator child; no bundle carries zod's messages in other
+ * and compile hundreds of modules; the CLI's `main` comes as one file with everything it imports
+ * (scripts/merge-startup-chunks.mjs), and every file of the CLI links after that merge; `ask`,
+ * `call` and `tools` never load Ink; the calculator server leaves mathjs to its evaluator child; no bundle carries zod's messages in other
  * languages, or the date-fns that pino-roll calls only for options mcp-chat does not use; the
  * SDK's Ajv provider and task store, pino and sonic-boom load Ajv, `node:crypto`, thread-stream,
  * `node:worker_threads` and `node:assert` only when first used (scripts/on-first-use.mjs). Read
@@ -68,6 +69,26 @@ const isNodeBuiltin = (name: string): boolean => name.startsWith('node:') || isB
 
 /** Optional packages of Ink's devtools chunk, which only DEV=true loads; none is installed. */
 const DEVTOOLS_ONLY = new Set(['react-devtools-core', 'bufferutil', 'utf-8-validate']);
+const isDevtools = (file: string): boolean =>
+  output(file).imports.some((imported) => imported.external && DEVTOOLS_ONLY.has(imported.path));
+
+/** Outputs of the CLI's own build: the executable and its chunks. */
+const CLI_FILES = Object.keys(outputs).filter((file) => file.startsWith('dist/src/'));
+const CLI_MAIN = outputFor('src/cli/main.ts');
+
+/**
+ * What a command loads, `file` included: not through the command line's main, which every command
+ * has loaded before it and whose dynamic imports are the other commands.
+ */
+const loadedByCommand = (file: string): string[] => reachable(file, (imported) => imported.path !== CLI_MAIN);
+
+/** The relative paths `file` (a built file) imports before it runs, read from the file itself. */
+function staticImportsInText(file: string): string[] {
+  const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+  return [...text.matchAll(/^import\s*(?:[^'"]*?\sfrom\s*)?["'](\.[^"']+)["'];$/gm)].map(([, specifier]) =>
+    path.join(path.dirname(file), specifier ?? ''),
+  );
+}
 
 const SERVERS = ['calculator/main', 'calculator/evaluator-child', 'file/main', 'research/main', 'github/main'];
 
@@ -88,8 +109,48 @@ describe('the built programs', () => {
     }
   });
 
+  it("the CLI's main is one file with all it imports, but what the executable loads before the compile cache", () => {
+    const beforeCache = staticImportsInText('dist/src/cli.js');
+    // The executable imports main only once the compile cache is on (src/cli.ts).
+    expect(beforeCache).not.toContain(CLI_MAIN);
+    expect(bundles(loadedWith('dist/src/cli.js'), 'node_modules/zod/')).toBe(false);
+    expect(staticImportsInText(CLI_MAIN).filter((file) => !beforeCache.includes(file))).toEqual([]);
+    for (const source of ['src/cli/main.ts', 'src/shared/errors.ts', 'src/config/load.ts', 'src/shared/log.ts']) {
+      expect(Object.keys(output(CLI_MAIN).inputs), source).toContain(source);
+    }
+    expect(bundles([CLI_MAIN], 'node_modules/zod/')).toBe(true);
+  });
+
+  it('each module of the CLI is in one of its files only, so each has one instance', () => {
+    const chunksOnDisk = fs
+      .readdirSync(path.join(REPO_ROOT, 'dist/src/chunks'))
+      .map((name) => `dist/src/chunks/${name}`);
+    expect(chunksOnDisk.sort()).toEqual(CLI_FILES.filter((file) => file.startsWith('dist/src/chunks/')).sort());
+    const holders = new Map<string, string[]>();
+    for (const file of CLI_FILES.filter((name) => name.endsWith('.js'))) {
+      for (const input of Object.keys(output(file).inputs)) holders.set(input, [...(holders.get(input) ?? []), file]);
+    }
+    expect([...holders].filter(([, files]) => files.length > 1)).toEqual([]);
+  });
+
+  it("every file of the CLI links: each import names a file and an export that exist (Ink's devtools aside)", () => {
+    const files = CLI_FILES.filter(
+      (file) => file.endsWith('.js') && file !== 'dist/src/cli.js' && !loadedWith(file).some(isDevtools),
+    );
+    expect(files).toEqual(
+      expect.arrayContaining([CLI_MAIN, outputFor('src/cli/tools-command.ts'), outputFor('src/mcp/host.ts')]),
+    );
+    const script = `for (const file of ${JSON.stringify(files)}) await import(\`./\${file}\`);`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
   it.each(['ask', 'call', 'tools'])('`%s` never loads Ink or React; the chat does', (command) => {
-    const loaded = reachable(outputFor(`src/cli/${command}-command.ts`));
+    const loaded = loadedByCommand(outputFor(`src/cli/${command}-command.ts`));
     expect(bundles(loaded, 'node_modules/ink/')).toBe(false);
     expect(bundles(loaded, 'node_modules/react/')).toBe(false);
     expect(bundles(reachable(outputFor('src/cli/chat-command.tsx')), 'node_modules/ink/')).toBe(true);
