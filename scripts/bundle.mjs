@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { onFirstUse } from './on-first-use.mjs';
+import { ajvApart, buildAjvApart, onFirstUse } from './on-first-use.mjs';
 import { inkCaches } from './ink-caches.mjs';
 import { mergeStartupChunks } from './merge-startup-chunks.mjs';
 
@@ -113,9 +113,15 @@ const METAFILE = 'dist/bundle-meta.json';
 async function bundlePrograms() {
   // Chunk names carry a content hash: clear the last build's so none is left behind.
   fs.rmSync('dist/src/chunks', { recursive: true, force: true });
-  const [cli, servers] = await Promise.all([
+  const [cli, servers, ajv] = await Promise.all([
     // The CLI loads each command on use (`ask` never loads Ink): split so that stays true.
-    build({ ...common, entryPoints: ['src/cli.ts'], splitting: true, chunkNames: 'src/chunks/[name]-[hash]' }),
+    build({
+      ...common,
+      entryPoints: ['src/cli.ts'],
+      splitting: true,
+      chunkNames: 'src/chunks/[name]-[hash]',
+      plugins: [ajvApart('../ajv.cjs'), ...common.plugins],
+    }),
     // A server is one self-contained file; the evaluator child finds its file beside the calculator's.
     build({
       ...common,
@@ -127,12 +133,13 @@ async function bundlePrograms() {
         'servers/github/main.ts',
       ],
     }),
+    buildAjvApart(build, 'dist/src/ajv.cjs'),
   ]);
   const cliOutputs = await mergeStartupChunks(cli.metafile.outputs, {
     executable: 'src/cli.ts',
     main: 'src/cli/main.ts',
   });
-  const outputs = { ...cliOutputs, ...servers.metafile.outputs };
+  const outputs = { ...cliOutputs, ...servers.metafile.outputs, ...ajv.metafile.outputs };
   fs.writeFileSync(METAFILE, JSON.stringify({ outputs }));
 }
 
@@ -142,16 +149,20 @@ async function bundlePrograms() {
  * not how the code was packaged.
  */
 async function bundleBaselines() {
-  await build({
-    ...common,
-    metafile: false,
-    outdir: 'dist-bench',
-    entryPoints: [
-      'bench/baseline/ask-by-hand.ts',
-      'bench/baseline/servers-by-hand.ts',
-      'bench/baseline/stream-printer.ts',
-    ],
-  });
+  await Promise.all([
+    build({
+      ...common,
+      metafile: false,
+      outdir: 'dist-bench',
+      entryPoints: [
+        'bench/baseline/ask-by-hand.ts',
+        'bench/baseline/servers-by-hand.ts',
+        'bench/baseline/stream-printer.ts',
+      ],
+      plugins: [ajvApart('./ajv.cjs'), ...common.plugins],
+    }),
+    buildAjvApart(build, 'dist-bench/bench/baseline/ajv.cjs'),
+  ]);
 }
 
 await (process.argv.includes('--baselines') ? bundleBaselines() : bundlePrograms());

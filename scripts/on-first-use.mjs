@@ -1,9 +1,11 @@
 /**
  * Some packages load, as they load, what they use only later and often never; the build has each
  * require it where it is first used instead (an esbuild plugin over their files):
- * - the SDK's Ajv provider loads Ajv (with its formats, ~200 kB) for a default validator that
+ * - the SDK's Ajv provider loads Ajv (with its formats, ~280 kB) for a default validator that
  *   mcp-chat replaces (src/mcp/lazy-schema-validator.ts) and that builds Ajv only for a tool that
- *   declares an output schema;
+ *   declares an output schema: the provider requires scripts/ajv.mjs, which `ajvApart` makes a file
+ *   of its own for the CLI, so that a start never even reads Ajv's code, and which is bundled in
+ *   place everywhere else;
  * - the SDK's in-memory task store loads `node:crypto` (~3 ms on Node 20) to name a task, which
  *   only a server that sends a request as a task ever has it do;
  * - pino loads `node:worker_threads` (with thread-stream) for its transports and to ask whether it
@@ -13,14 +15,17 @@
  * The lines it replaces are checked: a file that changed stops the build and names this file.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+
+/** What the Ajv provider requires on first use: scripts/ajv.mjs, bundled in place or apart. */
+const AJV = 'mcp-chat:ajv';
+const AJV_SOURCE = path.join(import.meta.dirname, 'ajv.mjs');
 
 /** Per file under node_modules: each line, and what stands for it, requiring the import on its first call. */
 const ON_FIRST_USE = {
   '@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js': {
-    "import Ajv from 'ajv';":
-      "function Ajv(options) { const AjvClass = require('ajv').default; return new AjvClass(options); }",
-    "import _addFormats from 'ajv-formats';":
-      "function _addFormats(ajv) { return require('ajv-formats').default(ajv); }",
+    "import Ajv from 'ajv';": `function Ajv(options) { return new (require('${AJV}').Ajv)(options); }`,
+    "import _addFormats from 'ajv-formats';": `function _addFormats(ajv) { return require('${AJV}').addFormats(ajv); }`,
   },
   '@modelcontextprotocol/sdk/dist/esm/experimental/tasks/stores/in-memory.js': {
     "import { randomBytes } from 'node:crypto';":
@@ -61,6 +66,7 @@ export function patchOnFirstUse(file, source) {
 export const onFirstUse = {
   name: 'on-first-use',
   setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: new RegExp(`^${AJV}$`) }, () => ({ path: AJV_SOURCE }));
     pluginBuild.onLoad({ filter: FILES }, async (args) => {
       const normalised = args.path.split('\\').join('/');
       const file = Object.keys(ON_FIRST_USE).find((name) => normalised.endsWith(`node_modules/${name}`));
@@ -68,3 +74,30 @@ export const onFirstUse = {
     });
   },
 };
+
+/**
+ * For a build whose outputs sit in one folder (the CLI's chunks, the benchmarks' scripts): Ajv is
+ * required from `file`, a path relative to that folder, built by `buildAjvApart` (before
+ * `onFirstUse` in the list of plugins, so that it answers first).
+ */
+export const ajvApart = (file) => ({
+  name: 'ajv-apart',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: new RegExp(`^${AJV}$`) }, () => ({ path: file, external: true }));
+  },
+});
+
+/** Writes scripts/ajv.mjs, bundled, as the CommonJS file `outfile` (which `require` loads at once). */
+export const buildAjvApart = (build, outfile) =>
+  build({
+    entryPoints: [AJV_SOURCE],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: true,
+    sourcesContent: false,
+    logLevel: 'warning',
+    metafile: true,
+  });

@@ -2,8 +2,9 @@
  * What the build promises about the programs it ships (scripts/bundle.mjs): each runs from
  * one bundled file (plus, for the CLI, chunks loaded on use), so start-up does not resolve
  * and compile hundreds of modules; the CLI's `main` comes as one file with everything it imports
- * (scripts/merge-startup-chunks.mjs), and every file of the CLI links after that merge; `ask`,
- * `call` and `tools` never load Ink; the calculator server leaves mathjs to its evaluator child; no bundle carries zod's messages in other
+ * (scripts/merge-startup-chunks.mjs), and every file of the CLI links after that merge; Ajv is a
+ * file of its own, read only when a schema is first checked; `ask`, `call` and `tools` never load
+ * Ink; the calculator server leaves mathjs to its evaluator child; no bundle carries zod's messages in other
  * languages, or the date-fns that pino-roll calls only for options mcp-chat does not use; the
  * SDK's Ajv provider and task store, pino and sonic-boom load Ajv, `node:crypto`, thread-stream,
  * `node:worker_threads` and `node:assert` only when first used (scripts/on-first-use.mjs). Read
@@ -72,9 +73,10 @@ const DEVTOOLS_ONLY = new Set(['react-devtools-core', 'bufferutil', 'utf-8-valid
 const isDevtools = (file: string): boolean =>
   output(file).imports.some((imported) => imported.external && DEVTOOLS_ONLY.has(imported.path));
 
-/** Outputs of the CLI's own build: the executable and its chunks. */
+/** Outputs of the CLI's own build: the executable, its chunks, and the Ajv it requires on first use. */
 const CLI_FILES = Object.keys(outputs).filter((file) => file.startsWith('dist/src/'));
 const CLI_MAIN = outputFor('src/cli/main.ts');
+const AJV_FILE = outputFor('scripts/ajv.mjs');
 
 /**
  * What a command loads, `file` included: not through the command line's main, which every command
@@ -99,11 +101,14 @@ describe('the built programs', () => {
     expect(built.imports.filter((imported) => !isNodeBuiltin(imported.path))).toEqual([]);
   });
 
-  it('the CLI loads nothing from node_modules at run time: only Node built-ins and its own chunks', () => {
+  it('the CLI loads nothing from node_modules at run time: only Node built-ins, its own chunks and its Ajv', () => {
     for (const file of reachable('dist/src/cli.js')) {
-      const outside = output(file).imports.filter((imported) => imported.external && !isNodeBuiltin(imported.path));
+      const outside = output(file)
+        .imports.filter((imported) => imported.external && !isNodeBuiltin(imported.path))
+        .map((imported) => imported.path)
+        .filter((name) => !DEVTOOLS_ONLY.has(name));
       expect(
-        outside.map((imported) => imported.path).filter((name) => !DEVTOOLS_ONLY.has(name)),
+        outside.map((name) => path.join(path.dirname(file), name)).filter((name) => name !== AJV_FILE),
         file,
       ).toEqual([]);
     }
@@ -147,6 +152,34 @@ describe('the built programs', () => {
     });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
+  });
+
+  it("Ajv is a file of its own, which the SDK's provider requires on first use and no chunk carries", () => {
+    expect(
+      bundles(
+        CLI_FILES.filter((file) => file !== AJV_FILE),
+        'node_modules/ajv/',
+      ),
+    ).toBe(false);
+    const provider = CLI_FILES.find((file) =>
+      Object.keys(output(file).inputs).some((input) => input.endsWith('sdk/dist/esm/validation/ajv-provider.js')),
+    );
+    if (provider === undefined) throw new Error("no CLI file holds the SDK's Ajv provider");
+    expect(output(provider).imports).toContainEqual({
+      path: path.relative(path.dirname(provider), AJV_FILE),
+      kind: 'require-call',
+      external: true,
+    });
+    const script = [
+      `const { Ajv, addFormats } = require('./${AJV_FILE}');`,
+      'const ajv = new Ajv();',
+      'addFormats(ajv);',
+      "const valid = ajv.compile({ type: 'string', format: 'email' });",
+      "process.stdout.write(JSON.stringify([valid('a@example.org'), valid('not an address')]));",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['-e', script], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('[true,false]');
   });
 
   it.each(['ask', 'call', 'tools'])('`%s` never loads Ink or React; the chat does', (command) => {
