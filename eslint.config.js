@@ -31,6 +31,18 @@ export default defineConfig([
           message: "import * as z from 'zod': the `z` object keeps all of zod in the bundle",
         },
       ],
+      // An ES import of node:util has Node 22 and later read every export of it, and so load each part
+      // it otherwise loads on first use (worker_threads, parseArgs, …): ~2 ms of every start.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:util', 'util'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: "process.getBuiltinModule('node:util') (src/shared/node-util.ts): an ES import loads all of it",
+          })),
+        },
+      ],
     },
   },
   {
