@@ -39,7 +39,8 @@ export default defineConfig([
           paths: ['node:util', 'util'].map((name) => ({
             name,
             allowTypeImports: true,
-            message: "process.getBuiltinModule('node:util') (src/shared/node-util.ts): an ES import loads all of it",
+            message:
+              "process.getBuiltinModule('node:util'), as src/shared/node-util.ts does: an ES import loads all of it",
           })),
         },
       ],

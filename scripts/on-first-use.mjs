@@ -4,8 +4,8 @@
  * - the SDK's Ajv provider loads Ajv (with its formats, ~280 kB) for a default validator that
  *   mcp-chat replaces (src/mcp/lazy-schema-validator.ts) and that builds Ajv only for a tool that
  *   declares an output schema: the provider requires scripts/ajv.mjs, which `ajvApart` makes a file
- *   of its own for the CLI, so that a start never even reads Ajv's code, and which is bundled in
- *   place everywhere else;
+ *   of its own for the CLI (and the benchmarks' baseline scripts, packaged as the CLI is), so that a
+ *   start never even reads Ajv's code, and which the servers' bundles hold in place;
  * - the SDK's in-memory task store loads `node:crypto` (~3 ms on Node 20) to name a task, which
  *   only a server that sends a request as a task ever has it do;
  * - pino loads `node:worker_threads` (with thread-stream) for its transports and to ask whether it

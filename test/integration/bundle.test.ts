@@ -4,11 +4,12 @@
  * and compile hundreds of modules; the CLI's `main` comes as one file with everything it imports
  * (scripts/merge-startup-chunks.mjs), and every file of the CLI links after that merge; Ajv is a
  * file of its own, read only when a schema is first checked; `ask`, `call` and `tools` never load
- * Ink; the calculator server leaves mathjs to its evaluator child; no bundle carries zod's messages in other
- * languages, or the date-fns that pino-roll calls only for options mcp-chat does not use; the
- * SDK's Ajv provider and task store, pino and sonic-boom load Ajv, `node:crypto`, thread-stream,
- * `node:worker_threads` and `node:assert` only when first used (scripts/on-first-use.mjs). Read
- * from esbuild's own account of the build (dist/bundle-meta.json); `npm test` builds first.
+ * Ink; the calculator server leaves mathjs to its evaluator child; no bundle carries zod's
+ * messages in other languages, or the date-fns that pino-roll calls only for options mcp-chat does
+ * not use; the SDK's Ajv provider and task store, pino and sonic-boom load Ajv, `node:crypto`,
+ * thread-stream, `node:worker_threads` and `node:assert` only when first used
+ * (scripts/on-first-use.mjs). Read from esbuild's own account of the build (dist/bundle-meta.json);
+ * `npm test` builds first.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
@@ -301,7 +302,7 @@ describe('the built programs', () => {
     const locales = inputs.filter((input) => input.startsWith('node_modules/zod/v4/locales/'));
     expect(new Set(locales)).toEqual(new Set(['node_modules/zod/v4/locales/en.js']));
     expect(inputs.filter((input) => input.includes('node_modules/date-fns/'))).toEqual([]);
-    // What stands in for it, in the CLI's log chunk: rotation by size (test/e2e/logs.test.ts) never calls it.
+    // What stands in for it, in the CLI's main file: rotation by size (test/e2e/logs.test.ts) never calls it.
     expect(inputs).toContain('date-fns-left-out:date-fns');
   });
 
