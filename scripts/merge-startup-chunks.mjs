@@ -131,13 +131,17 @@ export async function mergeStartupChunks(outputs, { executable, main }) {
   return rewritten;
 }
 
+/** `imports` with each kind of import of each path once. */
+function eachOnce(imports) {
+  return [...new Map(imports.map((imported) => [`${imported.kind} ${imported.path}`, imported])).values()];
+}
+
 /** `output`'s account with its imports of merged chunks pointing at main's file instead, each once. */
 function redirectImports(output, merged, mainFile) {
   const imports = output.imports.map((imported) =>
     merged.has(imported.path) && !imported.external ? { ...imported, path: mainFile } : imported,
   );
-  const unique = new Map(imports.map((imported) => [`${imported.kind} ${imported.path}`, imported]));
-  return { ...output, imports: [...unique.values()] };
+  return { ...output, imports: eachOnce(imports) };
 }
 
 /** The account of main's file after the merge: every merged chunk's inputs and outside imports. */
@@ -148,6 +152,5 @@ function mergedOutput(outputs, merged, mainFile) {
     Object.assign(inputs, outputs[file].inputs);
     imports.push(...outputs[file].imports.filter((imported) => imported.external || !merged.has(imported.path)));
   }
-  const unique = new Map(imports.map((imported) => [`${imported.kind} ${imported.path}`, imported]));
-  return { ...outputs[mainFile], inputs, imports: [...unique.values()] };
+  return { ...outputs[mainFile], inputs, imports: eachOnce(imports) };
 }
