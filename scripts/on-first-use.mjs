@@ -11,8 +11,16 @@
  * - pino loads `node:worker_threads` (with thread-stream) for its transports and to ask whether it
  *   runs on the main thread when a destination is asynchronous, and sonic-boom loads `node:assert`
  *   for one check of a file descriptor: mcp-chat's log uses neither a transport nor an asynchronous
- *   destination, and the two modules cost ~3 ms of CPU before the servers are spawned on Node 20.
- * The lines it replaces are checked: a file that changed stops the build and names this file.
+ *   destination, and the two modules cost ~3 ms of CPU before the servers are spawned on Node 20;
+ * - marked-terminal loads cli-highlight, and with it highlight.js, which registers its ~190
+ *   languages as it loads (~25 ms of CPU at every start of the chat), for a fenced code block;
+ * - string-width (Ink's, measuring every text the chat draws) builds its pattern of RGI emoji as it
+ *   loads, which V8 takes 30–40 ms to build: it is built for the first text that can hold one.
+ *   Every RGI emoji holds a character of Unicode's Emoji property beyond ASCII, or U+20E3 (a
+ *   keycap: `#`, `*` and the digits are the only Emoji characters in ASCII); text with neither
+ *   cannot match it, and is measured as before without it (test/integration/on-first-use.test.ts).
+ * The lines it replaces are checked: a file that changed stops the build and names this file. Only
+ * the copy of each package at the top of node_modules is patched (older string-widths sit below).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,7 +51,23 @@ const ON_FIRST_USE = {
   'sonic-boom/index.js': {
     "const assert = require('assert')": "const assert = (value, message) => require('assert')(value, message)",
   },
+  'marked-terminal/index.js': {
+    "import { highlight as highlightCli } from 'cli-highlight';":
+      "const highlightCli = (code, options) => require('cli-highlight').highlight(code, options);",
+  },
+  'string-width/index.js': {
+    // One line for one, so that the file's source map still fits it.
+    'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;': [
+      'let rgiEmojiRegex;',
+      'const mayBeRgiEmoji = /(?=\\P{ASCII})\\p{Emoji}|\\u20E3/u;',
+      'const isRgiEmoji = (segment) => mayBeRgiEmoji.test(segment) && (rgiEmojiRegex ??= /^\\p{RGI_Emoji}$/v).test(segment);',
+    ].join(' '),
+    'if (rgiEmojiRegex.test(segment) ||': 'if (isRgiEmoji(segment) ||',
+  },
 };
+
+/** The packages patched: those at the top of the project's node_modules. */
+const TOP_MODULES = path.join(import.meta.dirname, '..', 'node_modules');
 
 /** A file's path as a pattern that matches it with either separator. */
 const pathPattern = (file) => file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('/', '[\\\\/]');
@@ -58,7 +82,7 @@ export function patchOnFirstUse(file, source) {
   let patched = source;
   for (const [line, onFirstUse] of Object.entries(ON_FIRST_USE[file])) {
     if (!patched.includes(line)) throw new Error(`${file} no longer has "${line}": review scripts/on-first-use.mjs`);
-    patched = patched.replace(line, onFirstUse);
+    patched = patched.replace(line, () => onFirstUse);
   }
   return patched;
 }
@@ -68,8 +92,8 @@ export const onFirstUse = {
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: new RegExp(`^${AJV}$`) }, () => ({ path: AJV_SOURCE }));
     pluginBuild.onLoad({ filter: FILES }, async (args) => {
-      const normalised = args.path.split('\\').join('/');
-      const file = Object.keys(ON_FIRST_USE).find((name) => normalised.endsWith(`node_modules/${name}`));
+      const file = path.relative(TOP_MODULES, args.path).split(path.sep).join('/');
+      if (!Object.hasOwn(ON_FIRST_USE, file)) return undefined;
       return { contents: patchOnFirstUse(file, await fs.promises.readFile(args.path, 'utf8')), loader: 'js' };
     });
   },

@@ -6,10 +6,11 @@
  * file of its own, read only when a schema is first checked; `ask`, `call` and `tools` never load
  * Ink; the calculator server leaves mathjs to its evaluator child; no bundle carries zod's
  * messages in other languages, or the date-fns that pino-roll calls only for options mcp-chat does
- * not use; the SDK's Ajv provider and task store, pino and sonic-boom load Ajv, `node:crypto`,
- * thread-stream, `node:worker_threads` and `node:assert` only when first used
- * (scripts/on-first-use.mjs). Read from esbuild's own account of the build (dist/bundle-meta.json);
- * `npm test` builds first.
+ * not use; the SDK's Ajv provider and task store, pino, sonic-boom, marked-terminal and
+ * string-width load Ajv, `node:crypto`, thread-stream, `node:worker_threads`, `node:assert`,
+ * cli-highlight and the pattern of RGI emoji only when first used (scripts/on-first-use.mjs;
+ * test/integration/on-first-use.test.ts checks the last two behave as published). Read from
+ * esbuild's own account of the build (dist/bundle-meta.json); `npm test` builds first.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
@@ -280,6 +281,16 @@ describe('the built programs', () => {
       'if (!opts.sync && isMainThread) {',
     ],
     ['sonic-boom/index.js', "const assert = require('node:assert')", "const assert = require('assert')"],
+    [
+      'marked-terminal/index.js',
+      "import { highlight } from 'cli-highlight';",
+      "import { highlight as highlightCli } from 'cli-highlight';",
+    ],
+    [
+      'string-width/index.js',
+      'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/u;',
+      'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+    ],
   ])(
     'a build against a %s that changed where it loads on first use stops and names the file to review',
     (file, changed, line) => {
