@@ -22,8 +22,12 @@ import { CLI, type Workspace } from './lib/workspace.js';
 
 const TURNS = 500;
 const SESSION = 'bench-500-turns';
-/** Many rounds: a start takes ~0.7 s and swings by ±0.2 s on a shared machine, the target is 0.1 s. */
-const START_ROUNDS: Rounds = { warmup: 2, runs: 20 };
+/**
+ * Many rounds: a start takes ~0.5 s and swings by ±0.2 s on a shared machine, the target is 0.1 s.
+ * On two slower cores a round's difference spread over 50 to 90 ms between its quartiles, and the
+ * median of 20 rounds moved from 40 to 131 ms between runs of one build (bench/fixes.md): 40 rounds.
+ */
+const START_ROUNDS: Rounds = { warmup: 2, runs: 40 };
 const SAVE_ROUNDS = { warmup: 20, runs: 200 };
 const TARGET_RESUME_EXTRA_MS = 100;
 const TARGET_SAVE_MS = 5;
