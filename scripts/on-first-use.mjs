@@ -56,7 +56,7 @@ const ON_FIRST_USE = {
       "const highlightCli = (code, options) => require('cli-highlight').highlight(code, options);",
   },
   'string-width/index.js': {
-    // One line for one, so that the file's source map still fits it.
+    // Replaced by one line, so that the file's source map still fits it.
     'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;': [
       'let rgiEmojiRegex;',
       'const mayBeRgiEmoji = /(?=\\P{ASCII})\\p{Emoji}|\\u20E3/u;',
@@ -92,6 +92,7 @@ export const onFirstUse = {
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: new RegExp(`^${AJV}$`) }, () => ({ path: AJV_SOURCE }));
     pluginBuild.onLoad({ filter: FILES }, async (args) => {
+      // The filter matches every copy of a patched file; a copy below the top is loaded as it is.
       const file = path.relative(TOP_MODULES, args.path).split(path.sep).join('/');
       if (!Object.hasOwn(ON_FIRST_USE, file)) return undefined;
       return { contents: patchOnFirstUse(file, await fs.promises.readFile(args.path, 'utf8')), loader: 'js' };
