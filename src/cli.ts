@@ -2,20 +2,18 @@
 /**
  * The `mcp-chat` executable. It turns on Node's module compile cache (Node 22.1 and later) before
  * anything else is loaded, so that the code a command loads is compiled once, not at every start;
- * then it runs the command line. Under Node 20, which has no such cache, the call is skipped.
+ * then it loads the command line (its start module compiled whole into the cache: cli/compile-cache.ts)
+ * and runs it. Under Node 20, which has no such cache, both steps are plain.
  */
-import module from 'node:module';
 import path from 'node:path';
+import { loadStartModule, turnOnCompileCache } from './cli/compile-cache.js';
 import { cacheDir } from './shared/state-dir.js';
-
-/** `module.enableCompileCache` exists from Node 22.1 on; `engines` allows Node 20, whose typings lack it. */
-type CompileCacheModule = typeof module & { enableCompileCache?: (directory: string) => unknown };
 
 // Security: in a directory of the user's own, not Node's default in the shared temporary directory,
 // where another local user could create it first and plant code cache for V8 to load. Set
 // NODE_COMPILE_CACHE has Node turn the cache on there before this runs (this call then changes
 // nothing); NODE_DISABLE_COMPILE_CACHE turns it off.
-(module as CompileCacheModule).enableCompileCache?.(path.join(cacheDir(process.env), 'compile-cache'));
+const cacheIsOn = turnOnCompileCache(path.join(cacheDir(process.env), 'compile-cache'));
 
-const { runCli } = await import('./cli/main.js');
+const { runCli } = await loadStartModule(() => import('./cli/main.js'), cacheIsOn);
 await runCli(process.argv);
