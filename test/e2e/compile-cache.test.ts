@@ -17,6 +17,7 @@ import { REPO_ROOT } from '../helpers/server-configs.js';
 const hasCompileCache = typeof Reflect.get(module, 'enableCompileCache') === 'function';
 
 const FLAG_REPORTER = path.join(REPO_ROOT, 'test/fixtures/report-flag-changes.mjs');
+const BUILTINS_REPORTER = path.join(REPO_ROOT, 'test/fixtures/report-builtins.mjs');
 
 let tmp: string;
 
@@ -59,6 +60,17 @@ it('changes no V8 flag where the cache is off (Node 20, or NODE_DISABLE_COMPILE_
   });
   expect(result.code).toBe(0);
   expect(flagChanges(steps(result.stderr))).toEqual([]);
+});
+
+it('loads no node:v8 where the cache is off: only the cache needs it, and it costs a start 3 ms', async () => {
+  const out = path.join(tmp, 'builtins-without-cache.txt');
+  const result = await runNode(['--import', BUILTINS_REPORTER, CLI, '--version'], {
+    env: cleanEnv({ NODE_DISABLE_COMPILE_CACHE: '1', MCP_TEST_BUILTINS_OUT: out }),
+  });
+  expect(result.code).toBe(0);
+  const loaded = fs.readFileSync(out, 'utf8').split('\n');
+  expect(loaded).toContain('fs');
+  expect(loaded).not.toContain('v8');
 });
 
 describe.skipIf(!hasCompileCache)("the CLI's compile cache", () => {
