@@ -5,8 +5,8 @@
  * Why whole: V8 compiles a function's body the first time it is called, and Node writes a file's
  * code cache as soon as the file is compiled, before it runs. So a cached file still has every
  * function it calls compiled afresh at every start: for the start module (the command line, the
- * config and its zod schemas, the log) that was ~30 ms of a `tools --json` before its first server
- * was spawned (bench/fixes.md). Compiled under V8's `--no-lazy`, its cache holds them all.
+ * config and its zod schemas, the log) that was about 27 ms of CPU of a `tools --json` before its
+ * first server was spawned (bench/fixes.md). Compiled under V8's `--no-lazy`, its cache holds them all.
  *
  * Two rules keep every file's cache valid from one run to the next, whatever command runs:
  * - V8 takes a code cache only under the flags it was made with. Only the start module is compiled
@@ -39,7 +39,7 @@ export function turnOnCompileCache(directory: string): boolean {
   return result.status === status.ENABLED || result.status === status.ALREADY_ENABLED;
 }
 
-/** Loads the start module, compiled whole when the cache is on (see above), as it is without. */
+/** Loads the start module: compiled whole when the cache is on (see above), as usual when it is not. */
 export async function loadStartModule<T>(load: () => Promise<T>, cacheIsOn: boolean): Promise<T> {
   if (!cacheIsOn) return load();
   // Loaded here, not with this file: without the cache (Node 20) it would cost a start 3 ms for nothing.
