@@ -97,17 +97,21 @@ describe.skipIf(!hasCompileCache)("the CLI's compile cache", () => {
     const env = cleanEnv({ XDG_CACHE_HOME: path.join(tmp, 'commands'), ...WITH_CACHE_LOG });
     // The start module alone; the session store; the host, the SDK and their chunks; the chat's code
     // with the chunks it shares with `tools` (without a terminal it loads, then says it needs one).
-    const commands = [['--version'], ['sessions'], ['--config', noServers, 'tools', '--json'], ['--config', noServers]];
+    const commands = [
+      { args: ['--version'], code: 0 },
+      { args: ['sessions'], code: 0 },
+      { args: ['--config', noServers, 'tools', '--json'], code: 0 },
+      { args: ['--config', noServers], code: 2, says: 'the chat needs an interactive terminal' },
+    ];
     const run = (args: string[]) => runCli(args, { env, stdin: '' });
-    for (const args of commands) await run(args);
-    for (const args of [...commands].reverse()) {
+    for (const { args } of commands) await run(args);
+    for (const { args, code, says } of [...commands].reverse()) {
       const result = await run(args);
       expect(result.stderr).toMatch(/was accepted/);
       // A file compiled under other flags than its cache was made with is refused and compiled again.
       expect(result.stderr).not.toMatch(/was rejected/);
-      const chat = args.length === 2;
-      expect(result.code).toBe(chat ? 2 : 0);
-      if (chat) expect(result.stderr).toContain('the chat needs an interactive terminal');
+      expect(result.code).toBe(code);
+      if (says) expect(result.stderr).toContain(says);
     }
   });
 
