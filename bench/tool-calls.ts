@@ -1,7 +1,7 @@
 /**
  * Benchmark 2, tool-call overhead: `calculator.evaluate` through the host's `callTool`
  * against the same calls through a bare SDK `Client` on its own instance of the same
- * server: 1,000 sequential calls a side (p50/p99 per call), then 100 at once. Target <= 1.10.
+ * server: 2,000 sequential calls a side (p50/p99 per call), then 100 at once. Target <= 1.10.
  */
 import { connectBare, resultText, type BareConnection } from './lib/bare-client.js';
 import { pinCpus, type CpuPinning } from './lib/cpu-pinning.js';
@@ -20,9 +20,16 @@ import type { McpHost } from '../src/mcp/host.js';
  * 0.96 to 1.03 (bench/fixes.md).
  */
 const PAIRS = 10;
-/** Per pair, 2 blocks of 100 calls a side: 2,000 sequential calls each in all, interleaved in blocks. */
-const SEQUENTIAL: Rounds = { warmup: 1, runs: 2 };
-const BLOCK = 100;
+/**
+ * Per pair, 200 rounds of one call a side (after 100 to warm up): 2,000 sequential calls each in all.
+ * One call a round, the order swapped every round, so that each side follows itself as often as the
+ * other and both draw the same moments. A server's calls run slower just after it has sat idle while
+ * the other side's ran, and slower early in a pair than late. In blocks of 100 calls, two a side a
+ * pair, the host had every pair's first block and never one that followed its own, the bare client
+ * one of each: seven runs so ordered read 1.05 to 1.08 on Node 26, six call by call 1.03 to 1.05
+ * (bench/fixes.md).
+ */
+const SEQUENTIAL: Rounds = { warmup: 100, runs: 200 };
 /** Per pair, 20 batches a side: 200 in all (one batch takes about 25 ms, and its spread is wide). */
 const CONCURRENT: Rounds = { warmup: 1, runs: 20 };
 const AT_ONCE = 100;
@@ -46,17 +53,16 @@ function viaBare(bare: BareConnection): Caller {
   return async (text) => resultText(await bare.client.callTool({ name: 'evaluate', arguments: { expression: text } }));
 }
 
-/** One block of sequential calls; each call's time in microseconds. */
-function sequentialBlock(call: Caller): () => Promise<number[]> {
+/** The next call of one side's sequence, its time in microseconds. */
+function sequentialCall(call: Caller): () => Promise<number[]> {
+  let index = 0;
   return async () => {
-    const times: number[] = [];
-    for (let i = 0; i < BLOCK; i++) {
-      const began = performance.now();
-      const text = await call(expression(i));
-      times.push((performance.now() - began) * 1000);
-      if (!text.includes(expected(i))) throw new Error(`evaluate(${expression(i)}) gave ${text}`);
-    }
-    return times;
+    const i = index++;
+    const began = performance.now();
+    const text = await call(expression(i));
+    const micros = (performance.now() - began) * 1000;
+    if (!text.includes(expected(i))) throw new Error(`evaluate(${expression(i)}) gave ${text}`);
+    return [micros];
   };
 }
 
@@ -86,7 +92,7 @@ async function measurePair(workspace: Workspace, pinning: CpuPinning | undefined
   try {
     const hostCall = viaHost(host);
     const bareCall = viaBare(bare);
-    const sequential = await alternate(SEQUENTIAL, sequentialBlock(hostCall), sequentialBlock(bareCall));
+    const sequential = await alternate(SEQUENTIAL, sequentialCall(hostCall), sequentialCall(bareCall));
     const concurrent = await alternate(CONCURRENT, concurrentBatch(hostCall), concurrentBatch(bareCall));
     return { sequential, concurrent };
   } finally {
@@ -120,7 +126,7 @@ export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkRes
   const seqBare = summarize(sequential.baseline);
   const rows = [
     row({
-      name: `${PAIRS * SEQUENTIAL.runs * BLOCK} sequential calls, per call`,
+      name: `${PAIRS * SEQUENTIAL.runs} sequential calls, per call`,
       unit: 'µs',
       measured: seqHost,
       baselineLabel: 'bare SDK `Client.callTool`',
@@ -148,14 +154,15 @@ export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkRes
       howMeasured:
         "In one process, mcp-chat's `McpHost.callTool` and a bare SDK `Client` each drive their own calculator server " +
         `(same command, arguments and environment), in ${PAIRS} pairs of fresh servers whose samples are pooled, since ` +
-        'two server processes started alike differ in speed by as much as the overhead measured. Sequential: blocks of ' +
-        `${BLOCK} \`evaluate\` calls with varied expressions, the two sides taking turns block by block, each call timed ` +
-        'from the call to its resolved result (checked for the right value). Concurrent: ' +
+        'two server processes started alike differ in speed by as much as the overhead measured. Sequential: ' +
+        '`evaluate` calls with varied expressions, the two sides taking turns call by call (the order swapped every ' +
+        'round, so each side follows itself as often as the other), each call timed from the call to its resolved ' +
+        'result (checked for the right value). Concurrent: ' +
         `${AT_ONCE} calls started at once, timed until the last answer; the calculator evaluates one at a time, so this ` +
         'measures queueing through each client. ' +
         placement(pinning),
-      warmup: `${BLOCK} calls and ${CONCURRENT.warmup} batch a side, in each pair`,
-      runs: `${PAIRS * SEQUENTIAL.runs * BLOCK} calls and ${PAIRS * CONCURRENT.runs} batches a side`,
+      warmup: `${SEQUENTIAL.warmup} calls and ${CONCURRENT.warmup} batch a side, in each pair`,
+      runs: `${PAIRS * SEQUENTIAL.runs} calls and ${PAIRS * CONCURRENT.runs} batches a side`,
     },
     rows,
     began,
