@@ -30,8 +30,11 @@ const PAIRS = 10;
  * (bench/fixes.md).
  */
 const SEQUENTIAL: Rounds = { warmup: 100, runs: 200 };
-/** Per pair, 20 batches a side: 200 in all (one batch takes about 25 ms, and its spread is wide). */
-const CONCURRENT: Rounds = { warmup: 1, runs: 20 };
+/**
+ * Per pair, 40 batches a side: 400 in all. One batch takes 15 to 35 ms, and its spread is wide: one
+ * client against one server, in two alternated series of 30 batches, read 0.92 to 1.14 (bench/fixes.md).
+ */
+const CONCURRENT: Rounds = { warmup: 1, runs: 40 };
 const AT_ONCE = 100;
 const TARGET_RATIO = 1.1;
 
@@ -82,18 +85,23 @@ interface PairSamples {
 }
 
 /**
- * One pair of fresh processes: the host's calculator and the bare client's, driven in turns. Both
- * servers (each with its evaluator child, forked as it starts) run on the CPU `pinning` keeps for them.
+ * One pair of fresh processes: the host's calculator and the bare client's, driven in turns, the
+ * host leading when `hostLeads`. Both servers (each with its evaluator child, forked as it starts)
+ * run on the CPU `pinning` keeps for them.
  */
-async function measurePair(workspace: Workspace, pinning: CpuPinning | undefined): Promise<PairSamples> {
+async function measurePair(
+  workspace: Workspace,
+  pinning: CpuPinning | undefined,
+  hostLeads: boolean,
+): Promise<PairSamples> {
   const { host } = await startHost(workspace, 'http://127.0.0.1:9', ['calculator']);
   const bare = await connectBare(workspace.entry('calculator'));
   pinning?.pinChildren();
   try {
     const hostCall = viaHost(host);
     const bareCall = viaBare(bare);
-    const sequential = await alternate(SEQUENTIAL, sequentialCall(hostCall), sequentialCall(bareCall));
-    const concurrent = await alternate(CONCURRENT, concurrentBatch(hostCall), concurrentBatch(bareCall));
+    const sequential = await alternate(SEQUENTIAL, sequentialCall(hostCall), sequentialCall(bareCall), hostLeads);
+    const concurrent = await alternate(CONCURRENT, concurrentBatch(hostCall), concurrentBatch(bareCall), hostLeads);
     return { sequential, concurrent };
   } finally {
     await bare.close();
@@ -116,7 +124,8 @@ export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkRes
   const pairs: PairSamples[] = [];
   const pinning = pinCpus();
   try {
-    for (let index = 0; index < PAIRS; index++) pairs.push(await measurePair(workspace, pinning));
+    // The two sides lead pair by pair, so neither has every pair's first batch (bench/lib/harness.ts).
+    for (let index = 0; index < PAIRS; index++) pairs.push(await measurePair(workspace, pinning, index % 2 === 0));
   } finally {
     pinning?.release();
   }
@@ -159,7 +168,8 @@ export async function benchToolCalls(workspace: Workspace): Promise<BenchmarkRes
         'round, so each side follows itself as often as the other), each call timed from the call to its resolved ' +
         'result (checked for the right value). Concurrent: ' +
         `${AT_ONCE} calls started at once, timed until the last answer; the calculator evaluates one at a time, so this ` +
-        'measures queueing through each client. ' +
+        'measures queueing through each client, the batches of the two sides taken in turns as the calls are. The ' +
+        'host leads in every other pair, the bare client in the rest. ' +
         placement(pinning),
       warmup: `${SEQUENTIAL.warmup} calls and ${CONCURRENT.warmup} batch a side, in each pair`,
       runs: `${PAIRS * SEQUENTIAL.runs} calls and ${PAIRS * CONCURRENT.runs} batches a side`,

@@ -17,17 +17,30 @@ export interface Paired<T> {
   baseline: T[];
 }
 
-export async function alternate<T>(rounds: Rounds, measured: Sampler<T>, baseline: Sampler<T>): Promise<Paired<T>> {
-  for (let round = 0; round < rounds.warmup; round++) {
-    await measured();
-    await baseline();
-  }
+/**
+ * `measuredLeads` says which side runs first in the warm-up and the first round. A run by itself is
+ * not quite even: the side that leads has the first measured sample (just after the other side's
+ * warm-up) and one sample fewer that follows one of its own. Benchmarks that pool several runs can
+ * let the sides lead in turn.
+ */
+export async function alternate<T>(
+  rounds: Rounds,
+  measured: Sampler<T>,
+  baseline: Sampler<T>,
+  measuredLeads = true,
+): Promise<Paired<T>> {
   const result: Paired<T> = { measured: [], baseline: [] };
+  const measuredSide = { sample: measured, into: result.measured };
+  const baselineSide = { sample: baseline, into: result.baseline };
+  const first = measuredLeads ? measuredSide : baselineSide;
+  const second = measuredLeads ? baselineSide : measuredSide;
+  for (let round = 0; round < rounds.warmup; round++) {
+    await first.sample();
+    await second.sample();
+  }
   for (let round = 0; round < rounds.runs; round++) {
-    const measuredFirst = round % 2 === 0;
-    if (measuredFirst) result.measured.push(...(await measured()));
-    result.baseline.push(...(await baseline()));
-    if (!measuredFirst) result.measured.push(...(await measured()));
+    const order = round % 2 === 0 ? [first, second] : [second, first];
+    for (const side of order) side.into.push(...(await side.sample()));
   }
   return result;
 }
