@@ -32,7 +32,8 @@ const PAIRS = 10;
 const SEQUENTIAL: Rounds = { warmup: 100, runs: 200 };
 /**
  * Per pair, 40 batches a side: 400 in all. One batch takes 15 to 35 ms, and its spread is wide: one
- * client against one server, in two alternated series of 30 batches, read 0.92 to 1.14 (bench/fixes.md).
+ * client on one server, driven as two sides in turns, 30 batches each, read 0.92 to 1.14 against
+ * itself from pair to pair (bench/fixes.md).
  */
 const CONCURRENT: Rounds = { warmup: 1, runs: 40 };
 const AT_ONCE = 100;
