@@ -31,19 +31,6 @@ export default defineConfig([
           message: "import * as z from 'zod': the `z` object keeps all of zod in the bundle",
         },
       ],
-      // An ES import of node:util has Node 22 and later read every export of it, and so load each part
-      // it otherwise loads on first use (worker_threads, parseArgs, …): ~2 ms of every start.
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: ['node:util', 'util'].map((name) => ({
-            name,
-            allowTypeImports: true,
-            message:
-              "process.getBuiltinModule('node:util'), as src/shared/node-util.ts does: an ES import loads all of it",
-          })),
-        },
-      ],
     },
   },
   {

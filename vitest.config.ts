@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Leak tests compare heap figures after a full collection (test/helpers/gc.ts).
+    execArgv: ['--expose-gc'],
   },
 });

@@ -9,13 +9,11 @@
  * lends the token to every caller that can reach the port (said on stderr at start).
  */
 import fs from 'node:fs';
+import { parseArgs } from 'node:util';
 import { runStdio } from '../shared/run-stdio.js';
 import { GitHubClient } from './github-api.js';
 import { serveHttp } from './http-server.js';
 import { createServer } from './server.js';
-
-// Not an ES import of node:util: Node 22 and later would load every part of it at start (eslint.config.js).
-const { parseArgs } = process.getBuiltinModule('node:util');
 
 /** Same meaning as the CLI's exit code for bad usage. */
 const EXIT_USAGE = 2;

@@ -21,7 +21,7 @@ import { scriptGate } from '../session/server-request-gate.js';
 import { withHost } from '../session/with-host.js';
 import { TurnTranscript } from '../session/turn-transcript.js';
 import { type AskSession, resumeAskSession, saveAskSession } from './ask-session.js';
-import { cryptoOnUse } from '../shared/crypto-on-use.js';
+import { randomUUID } from 'node:crypto';
 
 export interface AskOptions {
   json?: boolean;
@@ -152,7 +152,7 @@ export async function askCommand(
         stats: session.stats.snapshot(),
       });
       printer.start({
-        sessionId: cryptoOnUse().randomUUID(),
+        sessionId: randomUUID(),
         model: llm.model,
         prompt,
         servers: host.statuses(),

@@ -1,11 +1,7 @@
 /**
  * `mcp-chat` / `mcp-chat chat`: the REPL. An untrusted `./mcp_config.json` is asked about first,
  * before anything starts. Then the chat renders at once; servers start behind it and report into
- * the status bar. From its first moment, V8's memory reducer is kept from collecting in the pauses
- * between replies (memory-reducer.ts); once the servers have started, V8's heap is kept from growing
- * what it would never give back (heap-tuning.ts), and its code from a tier whose code a long chat
- * loses (compiler-tuning.ts).
- * On exit, every server process is stopped.
+ * the status bar. On exit, every server process is stopped.
  */
 import { render } from 'ink';
 import { openChatSession } from '../session/open-chat-session.js';
@@ -20,9 +16,6 @@ import { ExitCode, UsageError } from '../shared/errors.js';
 import { App } from '../ui/App.js';
 import { TrustPrompt, type TrustPromptAnswer } from '../ui/components/TrustPrompt.js';
 import { INK_MAX_FPS } from '../ui/stream-batcher.js';
-import { tuneCompilerOnceStarted } from './compiler-tuning.js';
-import { tuneHeapOnceStarted } from './heap-tuning.js';
-import { keepMemoryReducerFromCollecting } from './memory-reducer.js';
 import type { Output } from './output.js';
 import { InputHistory } from '../session/input-history.js';
 import { SessionKeeper } from '../session/session-keeper.js';
@@ -53,8 +46,6 @@ export async function chatCommand(options: GlobalOptions, output: Output, chat: 
   if (!process.stdin.isTTY) {
     throw new UsageError('the chat needs an interactive terminal', 'For scripts and pipes use: mcp-chat ask "…"');
   }
-  // Before anything else: the trust question may keep the process waiting past the reducer's first collection.
-  keepMemoryReducerFromCollecting();
   let runtime: Runtime;
   try {
     runtime = await createRuntime(options, {
@@ -75,8 +66,6 @@ export async function chatCommand(options: GlobalOptions, output: Output, chat: 
   );
   if (saved) session.restoreConversation(saved);
   const started = host.start();
-  tuneHeapOnceStarted(started);
-  tuneCompilerOnceStarted(started);
   const inputHistory = InputHistory.open(process.env, runtime.log);
   // Ctrl+C is a key here, not a signal: the App decides between cancelling a turn and quitting.
   const app = render(<App session={session} inputHistory={inputHistory} />, {

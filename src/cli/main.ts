@@ -4,7 +4,6 @@
  * bug, and then only with --debug.
  */
 import { CommanderError } from 'commander';
-import * as z from 'zod';
 import { buildProgram } from './program.js';
 import { processOutput } from './output.js';
 import { ExitCode, McpChatError, errorMessage } from '../shared/errors.js';
@@ -29,12 +28,6 @@ function exitAfterFlush(code: number): void {
 }
 
 export async function runCli(argv: string[]): Promise<void> {
-  // zod compiles a parser (new Function) for each object schema the first time it parses with it, which pays
-  // back only over many parses; a command parses its config and a few dozen MCP messages. Off, `tools` takes
-  // 4 % (Node 20) to 7 % (Node 22) fewer instructions.
-  z.config({ jitless: true });
-  // Node records a timing entry for every fetch (each request to Ollama), up to 250, and nothing here reads them.
-  performance.setResourceTimingBufferSize(0);
   let exitCode: number = ExitCode.ok;
   const program = buildProgram(processOutput, (code) => {
     exitCode = code;

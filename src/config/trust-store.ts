@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import * as z from 'zod';
 import { writeFileAtomic } from '../shared/atomic-write.js';
-import { cryptoOnUse } from '../shared/crypto-on-use.js';
+import { createHash } from 'node:crypto';
 import { errorMessage } from '../shared/errors.js';
 import { readRegularFile } from './regular-file.js';
 import { PARSED_ONCE } from './schema.js';
@@ -36,7 +36,7 @@ const storeSchema = z.object({
 type StoreFile = z.infer<typeof storeSchema>;
 
 export function sha256(content: Buffer | string): string {
-  return cryptoOnUse().createHash('sha256').update(content).digest('hex');
+  return createHash('sha256').update(content).digest('hex');
 }
 
 /** Reads a file whole, or undefined when it does not exist or is not a regular file. */

@@ -6,11 +6,11 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { cryptoOnUse } from './crypto-on-use.js';
+import { randomUUID } from 'node:crypto';
 
 /** A name beside `file` no other writer (process or call) uses. */
 function tempFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${cryptoOnUse().randomUUID()}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomUUID()}.tmp`);
 }
 
 export function writeFileAtomic(file: string, text: string): void {

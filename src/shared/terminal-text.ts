@@ -4,7 +4,7 @@
  * once, by the printer that writes it: `cli/output.ts` for the commands, the REPL's
  * components and markdown renderer for the chat. Nothing upstream of a printer calls these.
  */
-import { stripVTControlCharacters } from './node-util.js';
+import { stripVTControlCharacters } from 'node:util';
 
 /** Characters of a one-line summary (a tool result on its tool line). */
 const MAX_LINE_CHARS = 160;

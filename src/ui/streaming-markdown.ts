@@ -17,7 +17,7 @@
  * lines, whatever the rows in sight. The whole reply is rendered once, when complete, for the
  * history. Stateful: one per live reply.
  */
-import { stripVTControlCharacters } from '../shared/node-util.js';
+import { stripVTControlCharacters } from 'node:util';
 import { renderMarkdown } from './markdown.js';
 
 export interface StreamingView {

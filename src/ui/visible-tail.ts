@@ -4,7 +4,7 @@
  * rewrites the whole scrollback each time; so a streaming reply shows its last rows only,
  * and reaches the scrollback whole when it is complete. Pure.
  */
-import { stripVTControlCharacters } from '../shared/node-util.js';
+import { stripVTControlCharacters } from 'node:util';
 
 export interface VisibleTail {
   /** Rendered lines left out above `text`. */

@@ -6,11 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, cleanEnv, runCli, runNode } from '../helpers/run-cli.js';
+import { cleanEnv, runCli } from '../helpers/run-cli.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const BUILTINS_REPORTER = path.join(REPO_ROOT, 'test/fixtures/report-builtins.mjs');
 
 let workDir: string;
 let env: Record<string, string>;
@@ -85,23 +84,6 @@ describe('mcp-chat tools', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('mcpServers.calc.args[0]');
     expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
-  });
-});
-
-describe('what a start loads', () => {
-  it('`tools --json` loads no crypto, worker threads, assert or parseArgs: nothing it runs needs them', async () => {
-    const out = path.join(workDir, 'builtins.txt');
-    const result = await runNode(['--import', BUILTINS_REPORTER, CLI, 'tools', '--json'], {
-      cwd: workDir,
-      env: { ...env, MCP_TEST_BUILTINS_OUT: out },
-    });
-    expect(result.code).toBe(0);
-    const loaded = fs.readFileSync(out, 'utf8').split('\n');
-    // The reporter saw the modules every start loads.
-    expect(loaded).toEqual(expect.arrayContaining(['fs', 'child_process']));
-    // parseArgs's module is what an ES import of node:util loads on every line (src/shared/node-util.ts).
-    const unused = ['crypto', 'worker_threads', 'assert', 'internal/util/parse_args/parse_args'];
-    expect(loaded.filter((name) => unused.includes(name))).toEqual([]);
   });
 });
 

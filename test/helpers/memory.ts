@@ -1,6 +1,6 @@
 /**
  * Memory measures for leak tests: what survives a full collection in another process (a V8 heap
- * snapshot, as `node --heapsnapshot-signal` writes it); in this one, src/shared/garbage-collector.ts.
+ * snapshot, as `node --heapsnapshot-signal` writes it); in this one, test/helpers/gc.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -9,7 +9,7 @@ import type { LlmCapabilities, LlmChunk, LlmRequest } from '../../src/chat/types
 import { ChatSession } from '../../src/session/chat-session.js';
 import { silentLogger } from '../../src/shared/log.js';
 import { McpHost } from '../../src/mcp/host.js';
-import { garbageCollector } from '../../src/shared/garbage-collector.js';
+import { collectGarbage } from '../helpers/gc.js';
 import { builtServer, descendants, isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
 import { collect, ofType, textCall } from '../helpers/turns.js';
 import { testRuntime } from '../helpers/test-session.js';
@@ -66,7 +66,6 @@ describe(`${TURNS} consecutive turns in one process`, () => {
     const { chatbot } = new ChatSession(testRuntime({}, { maxMessages: MAX_MESSAGES }), host, llm, {
       approvalRule: () => false,
     });
-    const gc = garbageCollector();
     let warm = { heap: 0, listeners: 0, children: [] as number[] };
     for (let n = 1; n <= TURNS; n++) {
       // A signal per turn, as the REPL gives one: nothing may stay attached to it once the turn is over.
@@ -76,11 +75,11 @@ describe(`${TURNS} consecutive turns in one process`, () => {
       expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
       expect(chatbot.conversation.length).toBeLessThanOrEqual(MAX_MESSAGES);
       if (n === 20) {
-        gc();
+        collectGarbage();
         warm = { heap: process.memoryUsage().heapUsed, listeners: listenerTotal(), children: liveChildren() };
       }
     }
-    gc();
+    collectGarbage();
     expect(process.memoryUsage().heapUsed - warm.heap).toBeLessThan(4 * 2 ** 20);
     expect(listenerTotal()).toBe(warm.listeners);
     expect(liveChildren()).toEqual(warm.children);

@@ -14,7 +14,7 @@ import { createLogger } from '../../src/shared/log.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { ChatSession } from '../../src/session/chat-session.js';
 import { ScriptedLlm } from '../fakes/scripted-llm.js';
-import { garbageCollector } from '../../src/shared/garbage-collector.js';
+import { collectGarbage } from '../helpers/gc.js';
 import { descendants, isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
 import { collect, ofType, textCall } from '../helpers/turns.js';
 import { testRuntime } from '../helpers/test-session.js';
@@ -222,8 +222,7 @@ describe('what the host keeps of a misbehaving server', () => {
   it('an unfinished 128 MB stderr line is cut as it arrives, never held in memory', async () => {
     const { host: underTest } = startHost({});
     await underTest.start();
-    const gc = garbageCollector();
-    gc();
+    collectGarbage();
     const before = process.memoryUsage().heapUsed;
     const result = await underTest.callTool({
       server: 'faulty',
@@ -231,7 +230,7 @@ describe('what the host keeps of a misbehaving server', () => {
       arguments: { lines: 1, width: 128 * 2 ** 20, newline: false },
     });
     expect(result.forModel).toBe('flooded 1 lines');
-    gc();
+    collectGarbage();
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 2 ** 20);
   });
 });
