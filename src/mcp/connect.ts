@@ -5,11 +5,11 @@
  * and why they fail never carries the secrets their entry gives them.
  */
 import { Readable } from 'node:stream';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ServerConfig, StdioServerConfig } from '../config/types.js';
 import { assertNever, errorMessage } from '../shared/errors.js';
 import { type Connection, type ConnectOptions, createClient } from './connection.js';
 import { errorWithoutSecrets, hideValues, secretValues } from './server-secrets.js';
-import { SpawnedChild } from './spawned-child.js';
 import { StderrTail } from './stderr-tail.js';
 import { WarningLimiter } from './warning-limiter.js';
 
@@ -28,7 +28,14 @@ export async function connectServer(config: ServerConfig, options: ConnectOption
 }
 
 async function connectStdio(config: StdioServerConfig, options: ConnectOptions): Promise<Connection> {
-  const transport = options.spawned?.take(config) ?? SpawnedChild.spawn(config);
+  // Security: only the entry's own variables; the transport adds the SDK's minimal set (PATH, HOME, …).
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: config.env,
+    cwd: config.cwd,
+    stderr: 'pipe',
+  });
   const secrets = secretValues(config);
   const stderrTail = new StderrTail(options.log, secrets);
   // The SDK hands out a PassThrough before spawning, so no early line is lost.

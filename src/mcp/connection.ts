@@ -15,7 +15,6 @@ import {
 import type { Logger } from '../shared/log.js';
 import { PACKAGE_VERSION } from '../shared/paths.js';
 import { LazySchemaValidator } from './lazy-schema-validator.js';
-import type { SpawnedChildren } from './spawned-child.js';
 import { answerServerRequests, SERVER_REQUEST_CAPABILITIES, type ServerRequestOptions } from './server-requests.js';
 
 export const CLIENT_INFO = { name: 'mcp-chat', version: PACKAGE_VERSION };
@@ -45,8 +44,6 @@ export interface ConnectOptions {
   onResourceUpdated: (uri: string) => void;
   /** Who answers the server's sampling and elicitation requests. */
   serverRequests: Omit<ServerRequestOptions, 'log'>;
-  /** Children spawned ahead of the host (spawned-child.ts): a stdio connect takes its own if there. */
-  spawned?: SpawnedChildren;
 }
 
 /** Announcements of one list within this window are one refresh. */

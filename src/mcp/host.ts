@@ -27,7 +27,6 @@ import { breakerRefusal, isServerFailure } from './circuit-breaker.js';
 import { outputSchemaFailure } from './output-schema.js';
 import { hideSecrets } from './server-secrets.js';
 import { ManagedServer, type ManagedServerDeps, type ServerStatus } from './managed-server.js';
-import type { SpawnedChildren } from './spawned-child.js';
 import { type ServerSetChange, serverSetChange } from './server-set-change.js';
 import { listPrompts, listResources, listResourceTemplates, promptMessages, resourceText } from './server-offers.js';
 import { listServerTasks, listsTasks, type TaskInfo } from './session-tasks.js';
@@ -52,8 +51,6 @@ export interface HostOptions {
   onOffersChanged?: (server: string) => void;
   /** Answers servers' sampling and elicitation requests; by default every one is declined. */
   serverRequests?: ServerRequestHandler;
-  /** Children spawned before the host was loaded (spawned-child.ts), each taken by its server's first start. */
-  spawned?: SpawnedChildren;
 }
 
 /** For a command with no one to ask and nothing to sample with (`tools`, `prompts`): every request declined. */
@@ -89,7 +86,6 @@ export class McpHost implements ToolHost {
       onResourceUpdated: options.onResourceUpdated ?? ignore,
       onOffersChanged: options.onOffersChanged ?? ignore,
       serverRequests: options.serverRequests ?? DECLINE_ALL,
-      spawned: options.spawned,
     };
     this.deps = deps;
     this.servers = configs.map((config) => new ManagedServer(config, deps));

@@ -21,7 +21,6 @@ import { instructionsForModel } from './server-instructions.js';
 import { filterTools } from './tool-filter.js';
 import { SessionTasks } from './session-tasks.js';
 import { callToolAsTask, runsAsTask } from './task-call.js';
-import type { SpawnedChildren } from './spawned-child.js';
 
 /** However often a failing server's probes fail, it is tried again at least this often. */
 const BREAKER_CEILING_MS = 5 * 60_000;
@@ -71,8 +70,6 @@ export interface ManagedServerDeps {
   onOffersChanged: (server: string) => void;
   /** Answers the server's sampling and elicitation requests. */
   serverRequests: ServerRequestHandler;
-  /** Children spawned ahead of the host: a first start takes its own. */
-  spawned?: SpawnedChildren;
 }
 
 /** Completions a server may ask of the user's model during one tool call: enough for real work, not a loop. */
@@ -167,7 +164,6 @@ export class ManagedServer {
           handler: this.deps.serverRequests,
           countSampling: () => this.countSampling(),
         },
-        spawned: this.deps.spawned,
       });
       if (generation !== this.generation) {
         // Turned off while it started: the new session is not wanted.
@@ -356,7 +352,7 @@ export class ManagedServer {
     // The SDK never removes the listener it adds to the signal it is given, so it gets one that lives
     // only as long as this call: the caller's (a whole turn's) collects nothing, and an abort after the
     // call has finished cannot send a cancellation for it. Without a caller's signal there is nothing
-    // to forward, and no controller (each costs about 10 µs in Node 20) is made.
+    // to forward.
     const call = signal ? new AbortController() : undefined;
     const forward = (): void => call?.abort(signal?.reason);
     if (signal?.aborted) forward();

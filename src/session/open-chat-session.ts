@@ -1,7 +1,7 @@
 /**
  * The REPL's session and its host, wired together: the feeds the Ink UI listens to, the gate that
  * asks the user about servers' requests, and the model client. Apart from chat-session.ts so that
- * `ask`, which builds its host in `withHost`, does not load the host before its servers are spawned.
+ * `ask`, which builds its host in `withHost`, loads the host only where it starts servers.
  */
 import { McpHost } from '../mcp/host.js';
 import { createOllamaClient } from '../ollama/client.js';

@@ -1,12 +1,9 @@
 /**
  * Runs a command with the MCP host started, and guarantees the host is closed (every
  * child process gone) however the command ends: normally, by error, or by a signal.
- *
- * The stdio servers are spawned before the host's code is loaded (spawned-child.ts): the SDK's
- * client and the host load while the children start, instead of before.
+ * The host's code (the SDK's client among it) is loaded here, only by commands that start servers.
  */
 import type { HostOptions, McpHost } from '../mcp/host.js';
-import { SpawnedChildren } from '../mcp/spawned-child.js';
 import type { Runtime } from './runtime.js';
 
 /** Exit status for a process ended by a signal: 128 + the signal number. */
@@ -25,10 +22,9 @@ export async function withHost<T>(
   run: (host: McpHost) => Promise<T>,
   hostOptions: Partial<HostOptions> = {},
 ): Promise<T> {
-  const spawned = SpawnedChildren.spawn(runtime.config.servers);
   let host: McpHost | undefined;
   const closeAll = async (): Promise<void> => {
-    await Promise.all([host?.close(), spawned.close()]);
+    await host?.close();
   };
   const onSignal = (signal: keyof typeof SIGNAL_EXIT): void => {
     void closeAll().finally(() => process.exit(SIGNAL_EXIT[signal]));
@@ -45,7 +41,6 @@ export async function withHost<T>(
       log: runtime.log,
       roots: runtime.config.roots,
       ...hostOptions,
-      spawned,
     });
     await host.start();
     for (const status of host.statuses()) {
