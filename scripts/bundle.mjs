@@ -8,9 +8,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { ajvApart, buildAjvApart, onFirstUse } from './on-first-use.mjs';
-import { inkCaches } from './ink-caches.mjs';
-import { mergeStartupChunks } from './merge-startup-chunks.mjs';
 
 /** ES modules have no `require`, `__filename` or `__dirname`; bundled CommonJS packages expect them. */
 const COMMONJS_GLOBALS = [
@@ -45,45 +42,6 @@ const bundleCreateRequire = {
   },
 };
 
-/**
- * Two packages load far more than mcp-chat uses, and each start compiled all of it. zod's namespace
- * carries every language's error messages (370 kB), of which only English is ever used (zod sets it
- * as its default itself): that import is pointed at English alone. pino-roll takes five functions
- * from date-fns (140 kB with what they pull in), and calls them only for its `frequency` and
- * `dateFormat` options, which mcp-chat does not pass (src/shared/log-rotation.ts rolls by size):
- * they are left out, and each says so if it is ever called.
- */
-const DATE_FNS_USED = ['format', 'addDays', 'addHours', 'parse', 'isValid'];
-const DATE_FNS_LEFT_OUT =
-  "pino-roll's frequency and dateFormat options need date-fns, which mcp-chat's build leaves out (scripts/bundle.mjs)";
-const onlyWhatIsUsed = {
-  name: 'only-what-is-used',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^date-fns$/ }, (args) =>
-      args.importer.includes(`${path.sep}pino-roll${path.sep}`)
-        ? { path: 'date-fns', namespace: 'date-fns-left-out' }
-        : undefined,
-    );
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'date-fns-left-out' }, () => ({
-      contents: [
-        `const leftOut = () => { throw new Error(${JSON.stringify(DATE_FNS_LEFT_OUT)}); };`,
-        ...DATE_FNS_USED.map((name) => `exports.${name} = leftOut;`),
-      ].join('\n'),
-      loader: 'js',
-    }));
-    pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${path.sep}zod${path.sep}v4${path.sep}`)
-        ? { path: path.join(args.resolveDir, '../locales/index.js'), namespace: 'zod-locales-used' }
-        : undefined,
-    );
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'zod-locales-used' }, (args) => ({
-      contents: "export { default as en } from './en.js';",
-      resolveDir: path.dirname(args.path),
-      loader: 'js',
-    }));
-  },
-};
-
 const common = {
   bundle: true,
   platform: 'node',
@@ -103,7 +61,7 @@ const common = {
   sourcesContent: false,
   logLevel: 'warning',
   metafile: true,
-  plugins: [bundleCreateRequire, onlyWhatIsUsed, onFirstUse, inkCaches],
+  plugins: [bundleCreateRequire],
 };
 
 /** What went into each output and what it imports: test/integration/bundle.test.ts checks it. */
@@ -113,14 +71,13 @@ const METAFILE = 'dist/bundle-meta.json';
 async function bundlePrograms() {
   // Chunk names carry a content hash: clear the last build's so none is left behind.
   fs.rmSync('dist/src/chunks', { recursive: true, force: true });
-  const [cli, servers, ajv] = await Promise.all([
+  const [cli, servers] = await Promise.all([
     // The CLI loads each command on use (`ask` never loads Ink): split so that stays true.
     build({
       ...common,
       entryPoints: ['src/cli.ts'],
       splitting: true,
       chunkNames: 'src/chunks/[name]-[hash]',
-      plugins: [ajvApart('../ajv.cjs'), ...common.plugins],
     }),
     // A server is one self-contained file; the evaluator child finds its file beside the calculator's.
     build({
@@ -133,36 +90,9 @@ async function bundlePrograms() {
         'servers/github/main.ts',
       ],
     }),
-    buildAjvApart(build, 'dist/src/ajv.cjs'),
   ]);
-  const cliOutputs = await mergeStartupChunks(cli.metafile.outputs, {
-    executable: 'src/cli.ts',
-    main: 'src/cli/main.ts',
-  });
-  const outputs = { ...cliOutputs, ...servers.metafile.outputs, ...ajv.metafile.outputs };
+  const outputs = { ...cli.metafile.outputs, ...servers.metafile.outputs };
   fs.writeFileSync(METAFILE, JSON.stringify({ outputs }));
 }
 
-/**
- * `--baselines` (npm run bench): the scripts the benchmarks run as processes beside mcp-chat,
- * bundled the same way over tsc's output in dist-bench/, so a ratio compares the work done and
- * not how the code was packaged.
- */
-async function bundleBaselines() {
-  await Promise.all([
-    build({
-      ...common,
-      metafile: false,
-      outdir: 'dist-bench',
-      entryPoints: [
-        'bench/baseline/ask-by-hand.ts',
-        'bench/baseline/servers-by-hand.ts',
-        'bench/baseline/stream-printer.ts',
-      ],
-      plugins: [ajvApart('./ajv.cjs'), ...common.plugins],
-    }),
-    buildAjvApart(build, 'dist-bench/bench/baseline/ajv.cjs'),
-  ]);
-}
-
-await (process.argv.includes('--baselines') ? bundleBaselines() : bundlePrograms());
+await bundlePrograms();

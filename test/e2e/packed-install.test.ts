@@ -110,7 +110,7 @@ describe('the published package', () => {
       const shipped = filesUnder(installed);
       for (const file of shipped.filter((name) => name.startsWith('dist/'))) {
         expect(file).toMatch(
-          /^dist\/(src\/cli\.js|src\/ajv\.cjs|src\/chunks\/[^/]+\.js|servers\/[^/]+\/main\.js|servers\/calculator\/evaluator-child\.js)$/,
+          /^dist\/(src\/cli\.js|src\/chunks\/[^/]+\.js|servers\/[^/]+\/main\.js|servers\/calculator\/evaluator-child\.js)$/,
         );
       }
       expect(shipped).toEqual(
@@ -120,7 +120,6 @@ describe('the published package', () => {
           'mcp_config.json',
           '.env.example',
           'dist/src/cli.js',
-          'dist/src/ajv.cjs',
           'dist/servers/calculator/main.js',
           'dist/servers/calculator/evaluator-child.js',
           'dist/servers/file/main.js',
