@@ -1,7 +1,7 @@
 /**
- * The SDK's server builds an Ajv instance (with its formats) in its constructor, about 7 ms of CPU
- * at every start (Node 20), to check a client's answer to an elicitation against the schema it
- * asked with. These servers elicit nothing today; a server that does gets its Ajv at the first check.
+ * The SDK's server builds an Ajv instance (with its formats) in its constructor, at every start,
+ * to check a client's answer to an elicitation against the schema it asked with. These servers
+ * elicit nothing today; a server that does gets its Ajv at the first check.
  */
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';

@@ -105,7 +105,6 @@ export class CallRunner {
     signal?: AbortSignal,
   ): AsyncGenerator<TurnEvent, ToolResult[]> {
     const results: ToolResult[] = [];
-    // A plain function: a generator function made per reply would give its generators a hidden class each.
     const finish = (index: number, result: ToolResult): TurnEvent => {
       const { call } = calls[index] as PlannedCall;
       failures.record(call, result);

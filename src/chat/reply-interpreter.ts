@@ -29,8 +29,6 @@ function planNativeCall(native: NativeToolCall, tools: ToolSpec[], knownServers:
   const { name, arguments: args } = native;
   const spec = resolveToolName(name, undefined, tools, knownServers);
   const { server, tool } = spec ? { server: spec.server, tool: spec.name } : fromModelName(name);
-  // Written out, not spread: in V8 a spread and one more key gives each call a hidden class of its
-  // own, kept for as long as the session's screen keeps the call.
   const call: ToolCall = { server, tool, arguments: args ?? {} };
   if (!spec)
     return {

@@ -160,7 +160,7 @@ const logSize = z.string().regex(LOG_SIZE, 'a size with its unit, such as "512k"
 /**
  * How a file read once per start is checked: without zod's generated parsers. zod compiles a
  * parser for each object schema on its first parse (with `new Function`), which pays off over many
- * parses and only costs for one (1.6 ms of a cold start on Node 20, measured on the config file).
+ * parses and only costs for one.
  */
 export const PARSED_ONCE = { jitless: true } as const;
 

@@ -1,10 +1,10 @@
 /**
  * One request to Ollama over `node:http` / `node:https`, the reply left as the socket's Node
- * stream. Node's `fetch` (undici, and web streams under it) took about 1 ms of CPU per turn, more
- * than the orchestration adds: a turn with one tool call takes about a quarter less CPU without
- * it, and a streamed line no longer passes through two stream layers (bench/fixes.md).
+ * stream: the `ollama` package takes a `fetch` of our choosing, and this one reads the streamed
+ * NDJSON straight from the socket instead of through undici's web streams laid over it.
  */
 import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import { ConnectionError } from './failures.js';
 
 /** What of `fetch`'s `init` the `ollama` package uses: method, headers, a JSON body. */
@@ -17,8 +17,7 @@ export type HttpRequestInit = Pick<RequestInit, 'method' | 'headers' | 'body'>;
  */
 export function sendHttpRequest(url: URL, init: HttpRequestInit, signal?: AbortSignal): Promise<IncomingMessage> {
   const body = requestBody(init.body);
-  // node:https (TLS and crypto with it) is loaded only for an Ollama reached over HTTPS.
-  const send = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http.request;
+  const send = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
     const request = send(url, { method: init.method ?? 'GET', headers: plainHeaders(init.headers), signal }, resolve);
     request.on('error', (error) => reject(error.name === 'AbortError' ? error : new ConnectionError(error)));

@@ -22,12 +22,7 @@ export class RequestGuard {
   /** The message of an `{"error": …}` line seen in the stream, if any. */
   serverError: string | undefined;
   private readonly controller = new AbortController();
-  /**
-   * The body of the streamed reply (the socket's stream), once its headers are in, as its iterator.
-   * Taken with the reply rather than where it is read: under `fetch` each response's web stream had
-   * a hidden class of its own (`--trace-deopt`, Node 20: "wrong map" there), which threw the reply
-   * loop's optimised code away at every reply.
-   */
+  /** The body of the streamed reply (the socket's stream), once its headers are in, as its iterator. */
   private streamed: AsyncIterator<Uint8Array> | undefined;
   /**
    * A streamed reply is raced chunk by chunk: one timer, re-armed for each step, and one listener

@@ -8,7 +8,7 @@ import type { StatsSnapshot } from '../chat/session-stats.js';
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /**
  * One formatter for every count (`toLocaleString` builds a new one at each call), made when first
- * used: the first takes 6 to 40 ms of CPU for ICU's number data, which the chat's start need not pay.
+ * used: building one loads ICU's number data, which the chat's start need not pay for.
  */
 let countFormat: Intl.NumberFormat | undefined;
 const count = (n: number): string => (countFormat ??= new Intl.NumberFormat('en-US')).format(n);

@@ -7,8 +7,8 @@
 import type { SavedItem } from './session-file.js';
 
 /**
- * A screen or two. Ink lays out and styles every character of a frame (some 20 µs each), so the
- * whole of a long session would keep the chat from starting for seconds (bench/sessions.ts).
+ * A screen or two. Ink lays out and styles every character of a frame, so drawing the whole of a
+ * long session again would keep the chat from starting for seconds.
  */
 export const RESUMED_CHARS_SHOWN = 2_000;
 

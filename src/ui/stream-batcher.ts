@@ -8,17 +8,15 @@
 
 /**
  * How often Ink may draw the chat. Ink puts off a render asked for sooner than 1000 / maxFps ms
- * after its last one, its wait starting again with each new request; at 60 that wait (17 ms) ends
- * before the next stream frame, so each frame is drawn as soon as it is handed over.
+ * after its last one; at 60 that wait ends before the next stream frame, so each frame is drawn
+ * as soon as it is handed over.
  */
 export const INK_MAX_FPS = 60;
 /**
  * The shortest frame: a token of a fast stream waits half of it on average before it is drawn, so
- * the median token still reaches the screen within a 60 Hz frame (17 ms; 15 ms measured in
- * bench/RESULTS.md). Each frame costs about half a millisecond of CPU whatever it holds, and the
- * frames are most of what the chat spends on a fast stream: 24 ms rather than 20 took its CPU
- * down by 7 %; 28 rather than 24 makes a seventh fewer frames (5 % less CPU on Node 26, nothing
- * measurable on Node 22, within the runs' spread: bench/fixes.md).
+ * the median token still reaches the screen within a 60 Hz frame. Each frame has a cost whatever
+ * it holds, and the frames are most of what the chat spends on a fast stream: fewer, longer frames
+ * spend less, up to where a reader would see the text arrive in steps.
  */
 export const STREAM_FRAME_MS = 28;
 /**
