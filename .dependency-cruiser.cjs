@@ -1,15 +1,19 @@
 /**
  * Import rules for src/ and servers/, checked by `npm run lint:deps`.
  *
- * src/ layers, bottom up (a layer may import only the layers listed for it, and itself):
- *   shared   -> (nothing)
- *   chat     -> shared
- *   config   -> shared, chat
- *   mcp      -> shared, config, chat
- *   ollama   -> shared, config, chat
- *   present  -> shared, chat
- *   session  -> shared, config, chat, mcp, ollama
- *   ui       -> shared, chat, present, session
+ * src/ layers, in the order the data flows, bottom up (a layer may import only the layers listed
+ * for it, and itself):
+ *   shared      -> (nothing)                  helpers: errors, log, paths, atomic writes
+ *   vocabulary  -> shared                     the types and names every layer speaks
+ *   config      -> shared, vocabulary         the config file and environment
+ *   tool-call   -> shared, vocabulary         the detector: tool calls in a model's reply text
+ *   ollama      -> shared, config, vocabulary the model client
+ *   mcp         -> shared, config, vocabulary the MCP host and its servers
+ *   engine      -> shared, vocabulary, tool-call   the MCPChatbot: conversation, calls, tool selection
+ *   state       -> shared, vocabulary, config, engine   what is kept under $XDG_STATE_HOME
+ *   session     -> all of the above           the composition root: ChatSession and its services
+ *   present     -> shared, vocabulary, engine text views for the front ends
+ *   ui          -> shared, vocabulary, tool-call, present, session, state   the Ink REPL
  *   cli/, cli.ts -> anything in src/
  * Because every layer names what it may import, nothing below cli may import src/cli/, src/cli.ts,
  * or a file left loose in the src/ root.
@@ -19,13 +23,16 @@
 /** What each folder of src/ may import besides itself; src/cli/ and src/cli.ts may import anything. */
 const LAYERS = [
   ['shared', []],
-  ['chat', ['shared']],
-  ['config', ['shared', 'chat']],
-  ['mcp', ['shared', 'config', 'chat']],
-  ['ollama', ['shared', 'config', 'chat']],
-  ['present', ['shared', 'chat']],
-  ['session', ['shared', 'config', 'chat', 'mcp', 'ollama']],
-  ['ui', ['shared', 'chat', 'present', 'session']],
+  ['vocabulary', ['shared']],
+  ['config', ['shared', 'vocabulary']],
+  ['tool-call', ['shared', 'vocabulary']],
+  ['ollama', ['shared', 'config', 'vocabulary']],
+  ['mcp', ['shared', 'config', 'vocabulary']],
+  ['engine', ['shared', 'vocabulary', 'tool-call']],
+  ['state', ['shared', 'vocabulary', 'config', 'engine']],
+  ['session', ['shared', 'vocabulary', 'config', 'tool-call', 'ollama', 'mcp', 'engine', 'state']],
+  ['present', ['shared', 'vocabulary', 'engine']],
+  ['ui', ['shared', 'vocabulary', 'tool-call', 'present', 'session', 'state']],
 ];
 
 function layerRule([layer, allowed]) {

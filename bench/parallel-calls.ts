@@ -5,7 +5,7 @@
  * three calls through the same host, one after another. Target: well under 2 s (under 1.5 s).
  */
 import path from 'node:path';
-import type { TurnEvent } from '../src/chat/types.js';
+import type { TurnEvent } from '../src/vocabulary/types.js';
 import type { StdioServerConfig } from '../src/config/types.js';
 import { McpHost } from '../src/mcp/host.js';
 import { createOllamaClient } from '../src/ollama/client.js';

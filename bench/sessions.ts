@@ -7,9 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ChatMessage } from '../src/chat/types.js';
-import { SessionKeeper, type ScreenItem } from '../src/session/session-keeper.js';
-import { SessionStore } from '../src/session/session-store.js';
+import type { ChatMessage } from '../src/vocabulary/types.js';
+import { SessionKeeper, type ScreenItem } from '../src/state/session-keeper.js';
+import { SessionStore } from '../src/state/session-store.js';
 import { stateDir } from '../src/shared/state-dir.js';
 import { startFakeOllama } from '../test/fakes/fake-ollama.js';
 import { alternate, timed, until, type Rounds } from './lib/harness.js';

@@ -10,11 +10,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { EmbeddingRanker } from '../src/chat/tool-selection/embedding-ranker.js';
-import { catalogueTokens } from '../src/chat/tool-selection/tool-cost.js';
-import { ToolSelection } from '../src/chat/tool-selection/tool-selection.js';
-import { toolProtocol } from '../src/chat/tool-protocol.js';
-import type { ToolProtocolName, ToolSpec } from '../src/chat/types.js';
+import { EmbeddingRanker } from '../src/engine/tool-selection/embedding-ranker.js';
+import { catalogueTokens } from '../src/engine/tool-selection/tool-cost.js';
+import { ToolSelection } from '../src/engine/tool-selection/tool-selection.js';
+import { toolProtocol } from '../src/engine/tool-protocol.js';
+import type { ToolProtocolName, ToolSpec } from '../src/vocabulary/types.js';
 import { createOllamaClient } from '../src/ollama/client.js';
 import { createLogger } from '../src/shared/log.js';
 import { PACKAGE_ROOT } from '../src/shared/paths.js';

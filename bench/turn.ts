@@ -7,8 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildSystemPrompt } from '../src/chat/system-prompt.js';
-import type { ToolSpec } from '../src/chat/types.js';
+import { buildSystemPrompt } from '../src/engine/system-prompt.js';
+import type { ToolSpec } from '../src/vocabulary/types.js';
 import type { AppConfig } from '../src/config/types.js';
 import { createOllamaClient } from '../src/ollama/client.js';
 import { ChatSession } from '../src/session/chat-session.js';

@@ -3,7 +3,7 @@
  * the JSON object the system prompt asks for (surrounding whitespace allowed), which is
  * what a chat tool gets without a tolerant detector.
  */
-import type { ToolCall } from '../../src/chat/types.js';
+import type { ToolCall } from '../../src/vocabulary/types.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

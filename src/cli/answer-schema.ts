@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
-import type { JsonSchema } from '../chat/types.js';
+import type { JsonSchema } from '../vocabulary/types.js';
 import { UsageError, errorMessage } from '../shared/errors.js';
 import { isRecord } from '../shared/is-record.js';
 

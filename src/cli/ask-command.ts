@@ -3,7 +3,7 @@
  * goes there; tool progress goes to stderr only when stderr is a terminal. Tools that
  * need approval are denied unless --yes, and the model is told.
  */
-import type { ToolCallRecord, ToolOffer, TurnEvent } from '../chat/types.js';
+import type { ToolCallRecord, ToolOffer, TurnEvent } from '../vocabulary/types.js';
 import { ExitCode, assertNever, errorMessage } from '../shared/errors.js';
 import { createOllamaClient } from '../ollama/client.js';
 import { ChatSession } from '../session/chat-session.js';
@@ -16,10 +16,10 @@ import type { Runtime } from '../session/runtime.js';
 import { formatCall, formatToolLine } from '../present/tool-line.js';
 import { formatProgress } from '../present/tool-progress.js';
 import { formatToolOffer } from '../present/tool-offer.js';
-import { formatServerRequest, type ServerRequestRecord } from '../chat/server-requests.js';
+import { formatServerRequest, type ServerRequestRecord } from '../vocabulary/server-requests.js';
 import { scriptGate } from '../session/server-request-gate.js';
 import { withHost } from '../session/with-host.js';
-import { TurnTranscript } from '../session/turn-transcript.js';
+import { TurnTranscript } from '../state/turn-transcript.js';
 import { type AskSession, resumeAskSession, saveAskSession } from './ask-session.js';
 import { randomUUID } from 'node:crypto';
 

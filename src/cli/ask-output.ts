@@ -3,7 +3,7 @@
  * `--output-schema`, prints it whole once it conforms); `json` prints one object at the end;
  * `stream-json` prints a line per event (stream-json.ts). Diagnostics go to stderr elsewhere.
  */
-import type { TurnEvent } from '../chat/types.js';
+import type { TurnEvent } from '../vocabulary/types.js';
 import { ExitCode, UsageError } from '../shared/errors.js';
 import { jsonForTerminal } from '../shared/terminal-text.js';
 import type { AnswerSchema } from './answer-schema.js';

@@ -2,9 +2,9 @@
  * The seam between `ask` and what it prints: the turn's start, its events and its end, as
  * every `--output-format` receives them (ask-output.ts, stream-json.ts).
  */
-import type { ServerRequestRecord } from '../chat/server-requests.js';
-import type { StatsSnapshot } from '../chat/session-stats.js';
-import type { ToolCallRecord, ToolOffer, ToolSpec, TurnEvent } from '../chat/types.js';
+import type { ServerRequestRecord } from '../vocabulary/server-requests.js';
+import type { StatsSnapshot } from '../engine/session-stats.js';
+import type { ToolCallRecord, ToolOffer, ToolSpec, TurnEvent } from '../vocabulary/types.js';
 import type { ServerStatus } from '../session/chat-session.js';
 
 /** What is known when the turn starts (stream-json's `init`). */

@@ -5,11 +5,11 @@
  */
 import type { ChatSession } from '../session/chat-session.js';
 import type { Runtime } from '../session/runtime.js';
-import type { SavedSession } from '../session/session-file.js';
-import { SessionKeeper } from '../session/session-keeper.js';
-import { checkSessionName } from '../session/session-name.js';
-import { SessionStore } from '../session/session-store.js';
-import { TurnTranscript } from '../session/turn-transcript.js';
+import type { SavedSession } from '../state/session-file.js';
+import { SessionKeeper } from '../state/session-keeper.js';
+import { checkSessionName } from '../state/session-name.js';
+import { SessionStore } from '../state/session-store.js';
+import { TurnTranscript } from '../state/turn-transcript.js';
 import { ExitCode, errorMessage } from '../shared/errors.js';
 import type { Output } from './output.js';
 

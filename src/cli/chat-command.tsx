@@ -17,10 +17,10 @@ import { App } from '../ui/App.js';
 import { TrustPrompt, type TrustPromptAnswer } from '../ui/components/TrustPrompt.js';
 import { INK_MAX_FPS } from '../ui/stream-batcher.js';
 import type { Output } from './output.js';
-import { InputHistory } from '../session/input-history.js';
-import { SessionKeeper } from '../session/session-keeper.js';
+import { InputHistory } from '../state/input-history.js';
+import { SessionKeeper } from '../state/session-keeper.js';
 import { runtimeForSession } from '../session/session-resume.js';
-import { SessionStore } from '../session/session-store.js';
+import { SessionStore } from '../state/session-store.js';
 
 /** The user quit at the trust question: nothing was started, so there is nothing to stop. */
 class QuitBeforeStart extends Error {}

@@ -4,7 +4,7 @@
  * place; otherwise nothing is drawn. Either way stdout gets one line at the end (a JSON object
  * with --json). Ctrl+C aborts the request and exits 130; Ollama keeps what it has downloaded.
  */
-import { PULL_RESUMES } from '../chat/model-pull.js';
+import { PULL_RESUMES } from '../vocabulary/model-pull.js';
 import { createOllamaClient } from '../ollama/client.js';
 import { formatPullDone, formatPullProgress, PullMeter } from '../present/pull-progress.js';
 import type { Runtime } from '../session/runtime.js';

@@ -4,7 +4,7 @@
  * a warning naming it, and the others are still listed.
  */
 import { formatSessionList } from '../present/session-list.js';
-import { SessionStore } from '../session/session-store.js';
+import { SessionStore } from '../state/session-store.js';
 import { ExitCode } from '../shared/errors.js';
 import { jsonForTerminal } from '../shared/terminal-text.js';
 import type { Output } from './output.js';

@@ -4,8 +4,8 @@
  * headless stream-json (`init`, `message`, `tool_use`, `tool_result`, `error`, `result`, each
  * with a `timestamp`), plus `thinking` for reasoning chunks and our servers and tools in `init`.
  */
-import type { ToolCall, TurnEvent } from '../chat/types.js';
-import { displayName } from '../chat/tool-naming.js';
+import type { ToolCall, TurnEvent } from '../vocabulary/types.js';
+import { displayName } from '../vocabulary/tool-naming.js';
 import { assertNever } from '../shared/errors.js';
 import type { AskEnd, AskPrinter, AskStart, AskSummary } from './ask-printer.js';
 

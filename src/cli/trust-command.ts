@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { CONFIG_FILE_NAME, dotEnvNames, readConfigFile } from '../config/load.js';
-import { sha256, snapshot, type FileSnapshot, type TrustStore } from '../config/trust-store.js';
+import { sha256, snapshot, type FileSnapshot, type TrustStore } from '../state/trust-store.js';
 import { describeConfig, describeDotEnv } from '../config/trust-summary.js';
 import { openTrustStore } from '../session/runtime.js';
 import { sameDirectory } from '../session/trust-gate.js';

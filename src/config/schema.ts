@@ -4,7 +4,7 @@
  * entry are allowed so a Claude Desktop file works unchanged. Our own sections are strict.
  */
 import * as z from 'zod';
-import { BUILT_IN_SERVER } from '../chat/tool-naming.js';
+import { BUILT_IN_SERVER } from '../vocabulary/tool-naming.js';
 import { isRecord } from '../shared/is-record.js';
 
 const stringMap = z.record(z.string(), z.string());

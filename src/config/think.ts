@@ -2,7 +2,7 @@
  * The `--think` flag and `/think` argument: `on`, `off` or an effort level, as Ollama's `think`.
  * Pure; an unknown word is a usage error that says what is accepted.
  */
-import type { ThinkSetting } from '../chat/types.js';
+import type { ThinkSetting } from '../vocabulary/types.js';
 import { UsageError } from '../shared/errors.js';
 import { THINK_LEVELS } from './schema.js';
 

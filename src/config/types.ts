@@ -3,7 +3,7 @@
  * has been found, validated, expanded and overridden by the environment and flags.
  */
 
-import type { ThinkSetting, ToolMode } from '../chat/types.js';
+import type { ThinkSetting, ToolMode } from '../vocabulary/types.js';
 
 export interface OllamaSettings {
   /** Normalised base URL, e.g. `http://127.0.0.1:11434` (no trailing slash). */

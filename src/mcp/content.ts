@@ -5,7 +5,7 @@
  * shared/terminal-text.ts).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolImage } from '../chat/types.js';
+import type { ToolImage } from '../vocabulary/types.js';
 import { base64Bytes, describeImage, formatBytes, mediaSubtype, ResultImages } from './result-images.js';
 
 /** Characters of one tool result that may enter the model's context. */

@@ -8,9 +8,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { pathToFileURL } from 'node:url';
 import { McpError, ErrorCode, type LoggingLevel, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/types.js';
-import type { PromptInfo, ResourceInfo, ResourceTemplateInfo } from '../chat/offers.js';
-import { DeclinedRequest, type ServerRequestHandler } from '../chat/server-requests.js';
-import { displayName } from '../chat/tool-naming.js';
+import type { PromptInfo, ResourceInfo, ResourceTemplateInfo } from '../vocabulary/offers.js';
+import { DeclinedRequest, type ServerRequestHandler } from '../vocabulary/server-requests.js';
+import { displayName } from '../vocabulary/tool-naming.js';
 import type {
   ChatMessage,
   JsonSchemaObject,
@@ -19,7 +19,7 @@ import type {
   ToolProgress,
   ToolResult,
   ToolSpec,
-} from '../chat/types.js';
+} from '../vocabulary/types.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { toResultViews } from './content.js';

@@ -6,7 +6,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress, Root, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { DeclinedRequest, type ServerRequestHandler } from '../chat/server-requests.js';
+import { DeclinedRequest, type ServerRequestHandler } from '../vocabulary/server-requests.js';
 import { DEFAULT_BREAKER } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/types.js';
 import { type BreakerState, CircuitBreaker } from './circuit-breaker.js';

@@ -7,7 +7,7 @@
  */
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { DeclinedRequest, type ServerRequestHandler } from '../chat/server-requests.js';
+import { DeclinedRequest, type ServerRequestHandler } from '../vocabulary/server-requests.js';
 import type { OAuthSettings, RemoteServerConfig } from '../config/types.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';

@@ -3,7 +3,7 @@
  * people and for the model, and which of them a model that can see is given, within caps. An
  * image outside the caps is only described, with the reason.
  */
-import type { ToolImage } from '../chat/types.js';
+import type { ToolImage } from '../vocabulary/types.js';
 import { type ImageInfo, readImageInfo } from './image-info.js';
 
 /**

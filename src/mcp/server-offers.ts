@@ -5,8 +5,8 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import type { PromptInfo, ResourceInfo, ResourceTemplateInfo } from '../chat/offers.js';
-import type { ChatMessage } from '../chat/types.js';
+import type { PromptInfo, ResourceInfo, ResourceTemplateInfo } from '../vocabulary/offers.js';
+import type { ChatMessage } from '../vocabulary/types.js';
 import { resultText } from './content.js';
 import { allPages } from './paginate.js';
 

@@ -27,7 +27,7 @@ import {
   type SamplingMessage,
   type SamplingRequest,
   type ServerRequestHandler,
-} from '../chat/server-requests.js';
+} from '../vocabulary/server-requests.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 

@@ -4,8 +4,8 @@
  * starts, model and capability checks. Never prints; request bodies are logged at debug only.
  */
 import { Ollama } from 'ollama';
-import type { PullProgress } from '../chat/model-pull.js';
-import type { LlmCapabilities, LlmChunk, LlmClient, LlmRequest } from '../chat/types.js';
+import type { PullProgress } from '../vocabulary/model-pull.js';
+import type { LlmCapabilities, LlmChunk, LlmClient, LlmRequest } from '../vocabulary/types.js';
 import type { OllamaSettings } from '../config/types.js';
 import { OllamaError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';

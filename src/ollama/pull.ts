@@ -7,7 +7,7 @@
  * Ollama keeps the layers it has, so the next pull of the model resumes.
  */
 import { Ollama } from 'ollama';
-import { PULL_RESUMES, type PullProgress } from '../chat/model-pull.js';
+import { PULL_RESUMES, type PullProgress } from '../vocabulary/model-pull.js';
 import { OllamaError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import {

@@ -5,7 +5,7 @@
  * Ollama's shapes stop here: the rest of the program sees only the types in chat/types.ts.
  */
 import type { ChatRequest, Message, Options, ShowResponse, Tool } from 'ollama';
-import { unseenImageNote } from '../chat/tool-execution.js';
+import { unseenImageNote } from '../vocabulary/unseen-image.js';
 import type {
   ChatMessage,
   LlmCapabilities,
@@ -14,7 +14,7 @@ import type {
   LlmToolDefinition,
   NativeToolCall,
   ToolImage,
-} from '../chat/types.js';
+} from '../vocabulary/types.js';
 import type { OllamaSettings } from '../config/types.js';
 import { assertNever } from '../shared/errors.js';
 import { isRecord } from '../shared/is-record.js';

@@ -1,5 +1,5 @@
 /** Prompts and resources for people: `mcp-chat prompts`, `mcp-chat resources` and the REPL's `help`. */
-import { type PromptInfo, promptUsage, type ResourceInfo, type ResourceTemplateInfo } from '../chat/offers.js';
+import { type PromptInfo, promptUsage, type ResourceInfo, type ResourceTemplateInfo } from '../vocabulary/offers.js';
 import { sanitizeForDisplay } from '../shared/terminal-text.js';
 
 const oneLine = (text: string | undefined): string =>

@@ -4,7 +4,7 @@
  * layer starts, so before the first one the line says the size comes with the download, and
  * the total grows as later (small) layers start. Pure: the caller gives the clock's readings.
  */
-import type { PullProgress } from '../chat/model-pull.js';
+import type { PullProgress } from '../vocabulary/model-pull.js';
 import { sanitizeForDisplay } from '../shared/terminal-text.js';
 
 const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'] as const;

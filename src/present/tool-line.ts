@@ -3,8 +3,8 @@
  * the result's first words, never the raw JSON the model wrote. Each piece is built with
  * the one-line sanitiser, because a line can only be cut once its escapes are gone.
  */
-import { displayName } from '../chat/tool-naming.js';
-import type { ToolCall, ToolResult } from '../chat/types.js';
+import { displayName } from '../vocabulary/tool-naming.js';
+import type { ToolCall, ToolResult } from '../vocabulary/types.js';
 import { sanitizeForDisplay } from '../shared/terminal-text.js';
 import { lineArguments } from './argument-views.js';
 

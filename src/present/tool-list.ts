@@ -1,6 +1,6 @@
 /** The tool catalogue for people, by server with each tool's parameters: `tools` and the REPL's `tools`. */
-import { catalogueTokens } from '../chat/tool-selection/tool-cost.js';
-import type { ToolSpec } from '../chat/types.js';
+import { catalogueTokens } from '../engine/tool-selection/tool-cost.js';
+import type { ToolSpec } from '../vocabulary/types.js';
 
 /** What the catalogue may take of each request: `num_ctx` and the configured share of it. */
 export interface ToolBudget {

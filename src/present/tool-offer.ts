@@ -1,5 +1,5 @@
 /** One request's tool offer for people: `debug` in the REPL and `ask --debug`. */
-import type { OfferReason, ToolOffer } from '../chat/types.js';
+import type { OfferReason, ToolOffer } from '../vocabulary/types.js';
 
 /** The reasons in the order the selection applies them. */
 const REASONS: OfferReason[] = ['always', 'named', 'found', 'used', 'ranked'];

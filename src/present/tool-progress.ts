@@ -2,7 +2,7 @@
  * A running call's progress for people: a bar when the server gives a total, the count, its message.
  * A task's status has no count (progress 0, no total): it is its message alone, `working · Researching…`.
  */
-import type { ToolProgress } from '../chat/types.js';
+import type { ToolProgress } from '../vocabulary/types.js';
 import { sanitizeForDisplay } from '../shared/terminal-text.js';
 
 const BAR_WIDTH = 10;

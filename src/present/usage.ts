@@ -3,7 +3,7 @@
  * `/stats` summary and the status bar's context gauge. Pure; the figures come from
  * chat/session-stats.ts.
  */
-import type { StatsSnapshot } from '../chat/session-stats.js';
+import type { StatsSnapshot } from '../engine/session-stats.js';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /**

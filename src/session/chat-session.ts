@@ -4,31 +4,31 @@
  * client and the runtime's settings, and holds what the front ends show and switch:
  * server states, the model, debug output.
  */
-import type { ApprovalRule } from '../chat/approval.js';
-import type { PromptInfo, ResourceInfo } from '../chat/offers.js';
-import type { ServerRequestRecord } from '../chat/server-requests.js';
-import { MCPChatbot } from '../chat/orchestrator.js';
-import { Compactor, describeCompaction, earlierTurns } from '../chat/compaction.js';
-import { SessionStats } from '../chat/session-stats.js';
-import type { JsonSchema, LlmClient, ThinkSetting, ToolHost, ToolSpec, TurnEvent } from '../chat/types.js';
+import type { ApprovalRule } from '../engine/approval.js';
+import type { PromptInfo, ResourceInfo } from '../vocabulary/offers.js';
+import type { ServerRequestRecord } from '../vocabulary/server-requests.js';
+import { MCPChatbot } from '../engine/orchestrator.js';
+import { Compactor, describeCompaction, earlierTurns } from '../engine/compaction.js';
+import { SessionStats } from '../engine/session-stats.js';
+import type { JsonSchema, LlmClient, ThinkSetting, ToolHost, ToolSpec, TurnEvent } from '../vocabulary/types.js';
 import type { DisabledServer } from '../config/types.js';
 import type { McpHost, ServerStatus, TaskInfo } from '../mcp/host.js';
 import type { OllamaClient } from '../ollama/client.js';
-import { EmbeddingRanker } from '../chat/tool-selection/embedding-ranker.js';
-import { ToolSelection } from '../chat/tool-selection/tool-selection.js';
+import { EmbeddingRanker } from '../engine/tool-selection/embedding-ranker.js';
+import { ToolSelection } from '../engine/tool-selection/tool-selection.js';
 import { stateDir } from '../shared/state-dir.js';
 import { describeChange } from '../mcp/server-set-change.js';
 import { errorMessage } from '../shared/errors.js';
 import { watchConfigFile } from './config-watch.js';
 import { QuestionSlot, type ServerRequestGate, type UserQuestions } from './server-request-gate.js';
 import { DEFAULT_MAX_STEPS } from './limits.js';
-import { fileVectorStore } from './vector-store.js';
+import { fileVectorStore } from '../state/vector-store.js';
 import { findPrompt, type OfferHost, type ResolvedInput, resolveTurnInput } from './turn-input.js';
 import type { Runtime } from './runtime.js';
-import type { ChatMessage } from '../chat/types.js';
-import type { PullProgress } from '../chat/model-pull.js';
-import type { SavedSession } from './session-file.js';
-import type { ScreenItem, SessionKeeper } from './session-keeper.js';
+import type { ChatMessage } from '../vocabulary/types.js';
+import type { PullProgress } from '../vocabulary/model-pull.js';
+import type { SavedSession } from '../state/session-file.js';
+import type { ScreenItem, SessionKeeper } from '../state/session-keeper.js';
 
 export type { ServerStatus } from '../mcp/host.js';
 

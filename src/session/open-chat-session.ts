@@ -9,7 +9,7 @@ import { ChatSession, NoticeFeed, OffersFeed, ServerRequestFeed, StatusFeed } fr
 import { openUrl } from './open-url.js';
 import type { Runtime } from './runtime.js';
 import { QuestionSlot, ServerRequestGate } from './server-request-gate.js';
-import type { SessionKeeper } from './session-keeper.js';
+import type { SessionKeeper } from '../state/session-keeper.js';
 
 /** The REPL's session: servers not started yet (the caller starts them behind the first frame). */
 export function openChatSession(runtime: Runtime, keeper?: SessionKeeper): { session: ChatSession; host: McpHost } {

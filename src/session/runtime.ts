@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { loadConfigFile, type LoadConfigOptions } from '../config/load.js';
-import { snapshot, TRUST_FILE_NAME, TrustStore } from '../config/trust-store.js';
+import { snapshot, TRUST_FILE_NAME, TrustStore } from '../state/trust-store.js';
 import { ConfigError } from '../shared/errors.js';
 import { parseThinkFlag } from '../config/think.js';
 import type { AppConfig } from '../config/types.js';

@@ -3,8 +3,8 @@
  * model that can see), system prompt and limits become one chat request. The model is the
  * chat's, unless the server's hints name one Ollama has pulled.
  */
-import type { SamplingRequest, SamplingResult } from '../chat/server-requests.js';
-import type { ChatMessage, LlmClient } from '../chat/types.js';
+import type { SamplingRequest, SamplingResult } from '../vocabulary/server-requests.js';
+import type { ChatMessage, LlmClient } from '../vocabulary/types.js';
 
 /** A completion for a server must not hold the user's model for long. */
 export const SAMPLING_TIMEOUT_MS = 120_000;

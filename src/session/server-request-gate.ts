@@ -17,7 +17,7 @@ import {
   type ServerRequestRecord,
   type UrlAnswer,
   type UrlRequest,
-} from '../chat/server-requests.js';
+} from '../vocabulary/server-requests.js';
 import type { ServerConfig, ServerRequestPolicy } from '../config/types.js';
 import type { Logger } from '../shared/log.js';
 import { chooseModel, sample, type SamplerModel } from './sampler.js';

@@ -3,8 +3,8 @@
  * each answered with the line to show; what cannot be done throws, with what to do instead.
  */
 import { ExitCode, McpChatError, UsageError } from '../shared/errors.js';
-import { exportSession } from './session-export.js';
-import type { SessionKeeper } from './session-keeper.js';
+import { exportSession } from '../state/session-export.js';
+import type { SessionKeeper } from '../state/session-keeper.js';
 
 /** `/save <name>`: the chat is saved under `name` from now on. */
 export async function saveSessionAs(keeper: SessionKeeper, name: string | undefined): Promise<string> {

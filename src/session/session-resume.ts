@@ -6,7 +6,7 @@
 import { ExitCode, McpChatError, errorMessage } from '../shared/errors.js';
 import type { ChatSession } from './chat-session.js';
 import type { Runtime } from './runtime.js';
-import type { SavedSession } from './session-file.js';
+import type { SavedSession } from '../state/session-file.js';
 
 /** The runtime a resumed session runs with: its own model, unless `--model` chose one for this run. */
 export function runtimeForSession(runtime: Runtime, saved: SavedSession | undefined, modelGiven: boolean): Runtime {

@@ -3,7 +3,7 @@
  * does now (unset means Ollama's default: a model that can think does); with a word, it sets it.
  * Pure: what to set and what to say.
  */
-import type { ThinkSetting } from '../chat/types.js';
+import type { ThinkSetting } from '../vocabulary/types.js';
 import { THINK_WORDS, thinkFromWord, thinkWord } from '../config/think.js';
 
 export type ThinkSwitch = { type: 'set'; think: ThinkSetting; text: string } | { type: 'error'; text: string };

@@ -15,7 +15,7 @@ import {
   type LoadConfigOptions,
 } from '../config/load.js';
 import { describeConfig, describeDotEnv } from '../config/trust-summary.js';
-import { snapshot, type FileSnapshot, type TrustStore } from '../config/trust-store.js';
+import { snapshot, type FileSnapshot, type TrustStore } from '../state/trust-store.js';
 import { ConfigError, errorMessage } from '../shared/errors.js';
 
 /** What the REPL shows before anything starts. Raw text: the printer makes it inert. */

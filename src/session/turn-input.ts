@@ -4,8 +4,8 @@
  * input; `@server:uri` in a message attaches the resource's text. Anything else is the message as
  * typed. A prompt or a resource that cannot be had is an error before the model sees anything.
  */
-import { type MissingArguments, type PromptInfo, promptUsage } from '../chat/offers.js';
-import type { ChatMessage } from '../chat/types.js';
+import { type MissingArguments, type PromptInfo, promptUsage } from '../vocabulary/offers.js';
+import type { ChatMessage } from '../vocabulary/types.js';
 import { errorMessage } from '../shared/errors.js';
 
 /** What resolving needs from the host. */

@@ -4,7 +4,7 @@
  * it restarts the wait. Esc and `n` refuse at once (refusing is always safe); `y` and `a` choose
  * and Enter confirms, so a word typed ahead (`yes`, `and`) never allows anything.
  */
-import type { ApprovalDecision } from '../chat/types.js';
+import type { ApprovalDecision } from '../vocabulary/types.js';
 import type { AllowingDecision, ApprovalActivity } from './history.js';
 
 export interface ApprovalControls {

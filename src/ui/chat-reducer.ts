@@ -3,7 +3,7 @@
  * are its only inputs; timers, the turn's abort controller and the terminal stay in `useChat`.
  */
 import type { ServerStatus } from '../session/chat-session.js';
-import { displayName } from '../chat/tool-naming.js';
+import { displayName } from '../vocabulary/tool-naming.js';
 import { wholeArguments } from '../present/argument-views.js';
 import type { PullView } from '../present/pull-progress.js';
 import { assertNever } from '../shared/errors.js';

@@ -2,10 +2,10 @@
  * The REPL's state: the screen's history, the pending activity, server and Ollama states.
  * Plain data; `chat-reducer.ts` is the only place it changes.
  */
-import type { MissingArguments } from '../chat/offers.js';
+import type { MissingArguments } from '../vocabulary/offers.js';
 import type { ServerStatus } from '../session/chat-session.js';
-import type { SavedSession } from '../session/session-file.js';
-import { shownFrom } from '../session/resume-view.js';
+import type { SavedSession } from '../state/session-file.js';
+import { shownFrom } from '../state/resume-view.js';
 import { formatTime } from '../present/task-list.js';
 import type { PullView } from '../present/pull-progress.js';
 import type { Activity, HistoryItem, NewHistoryItem } from './history.js';

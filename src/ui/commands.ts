@@ -11,7 +11,7 @@ import { formatPromptList } from '../present/offers-list.js';
 import { formatStats } from '../present/usage.js';
 import { switchThink } from '../session/think-switch.js';
 import { formatTaskList } from '../present/task-list.js';
-import type { PromptInfo, ResourceInfo } from '../chat/offers.js';
+import type { PromptInfo, ResourceInfo } from '../vocabulary/offers.js';
 import { formatSessionList } from '../present/session-list.js';
 import { deleteSession, exportCurrentSession, saveSessionAs } from '../session/session-actions.js';
 import { resumeSession } from '../session/session-resume.js';

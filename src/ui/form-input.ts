@@ -4,7 +4,7 @@
  * field's default, or leaves an optional field out. Pure, so the prompt can say what is wrong
  * while the user types.
  */
-import type { FormField, FormValue } from '../chat/server-requests.js';
+import type { FormField, FormValue } from '../vocabulary/server-requests.js';
 
 export type FieldInput = { value: FormValue } | { skip: true } | { problem: string };
 

@@ -2,7 +2,7 @@
  * What the REPL shows, as data: committed history items (rendered once into the
  * terminal's scrollback by `<Static>`) and the one pending activity that still changes.
  */
-import type { ApprovalDecision, ToolCall, ToolProgress, ToolResult } from '../chat/types.js';
+import type { ApprovalDecision, ToolCall, ToolProgress, ToolResult } from '../vocabulary/types.js';
 
 export type HistoryItem =
   | { id: number; type: 'banner'; model: string; configSource: string }

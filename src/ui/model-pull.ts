@@ -5,7 +5,7 @@
  * once the pull has succeeded; until then it stays what it was.
  */
 import type { MutableRefObject } from 'react';
-import { PULL_RESUMES, type PullProgress } from '../chat/model-pull.js';
+import { PULL_RESUMES, type PullProgress } from '../vocabulary/model-pull.js';
 import { formatPullDone, PullMeter } from '../present/pull-progress.js';
 import type { ChatSession } from '../session/chat-session.js';
 import { OllamaError, errorMessage } from '../shared/errors.js';

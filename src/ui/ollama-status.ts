@@ -1,5 +1,5 @@
 /** Ollama's state for the status bar: checked once at start, then as each turn went. */
-import type { TurnEvent } from '../chat/types.js';
+import type { TurnEvent } from '../vocabulary/types.js';
 
 export type OllamaStatus = { state: 'checking' } | { state: 'ok' } | { state: 'down'; message: string; hint?: string };
 

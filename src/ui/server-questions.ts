@@ -12,7 +12,7 @@ import type {
   SamplingRequest,
   SamplingResult,
   UrlRequest,
-} from '../chat/server-requests.js';
+} from '../vocabulary/server-requests.js';
 import type { SamplingApproval, UserQuestions } from '../session/server-request-gate.js';
 import { fieldHint, parseFieldInput } from './form-input.js';
 import type { NewHistoryItem } from './history.js';

@@ -2,9 +2,9 @@
  * How one turn's events change the REPL's state: streamed prose, tool lines, approval
  * questions, errors. Pure; the part of the chat reducer that reads the chatbot's events.
  */
-import type { ToolCall, TurnEvent } from '../chat/types.js';
+import type { ToolCall, TurnEvent } from '../vocabulary/types.js';
 import type { Activity } from './history.js';
-import { displayName } from '../chat/tool-naming.js';
+import { displayName } from '../vocabulary/tool-naming.js';
 import { assertNever } from '../shared/errors.js';
 import { addItems, type ChatState } from './chat-state.js';
 import { ollamaStatusAfter } from './ollama-status.js';

@@ -4,8 +4,8 @@
  * running turn's abort controller. Every change to what the screen shows is a `ChatAction`.
  */
 import { type MutableRefObject, useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import { formatServerRequest } from '../chat/server-requests.js';
-import type { TurnEvent } from '../chat/types.js';
+import { formatServerRequest } from '../vocabulary/server-requests.js';
+import type { TurnEvent } from '../vocabulary/types.js';
 import type { ApprovalControls } from './approval-keys.js';
 import type { ChatSession } from '../session/chat-session.js';
 import { OllamaError, errorMessage } from '../shared/errors.js';

@@ -2,7 +2,7 @@
  * An in-process tool host for orchestrator tests: a few tools with real behaviour
  * (arithmetic, an in-memory file store, a call that waits to be cancelled).
  */
-import type { ToolCall, ToolResult, ToolSpec } from '../../src/chat/types.js';
+import type { ToolCall, ToolResult, ToolSpec } from '../../src/vocabulary/types.js';
 import type { ServerStatus, SessionHost } from '../../src/session/chat-session.js';
 
 const object = (properties: Record<string, unknown>, required: string[]): ToolSpec['inputSchema'] => ({

@@ -3,7 +3,7 @@
  * small chunks like Ollama's, and every request is recorded. A reply can hang until
  * the request is aborted, to test cancellation mid-stream.
  */
-import type { LlmCapabilities, LlmChunk, LlmRequest, NativeToolCall } from '../../src/chat/types.js';
+import type { LlmCapabilities, LlmChunk, LlmRequest, NativeToolCall } from '../../src/vocabulary/types.js';
 import type { SessionLlm } from '../../src/session/chat-session.js';
 
 export interface ScriptedReplyShape {

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { detectToolCalls } from '../../src/chat/tool-call/detector.js';
-import type { ToolSpec } from '../../src/chat/types.js';
+import { detectToolCalls } from '../../src/tool-call/detector.js';
+import type { ToolSpec } from '../../src/vocabulary/types.js';
 
 /** The slowest a single reply may take, on a busy two-core machine. */
 const WORST_CASE_MS = 250;

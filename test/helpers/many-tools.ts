@@ -1,7 +1,7 @@
 /** The 95-tool catalogue recorded from the nine servers of `test/fixtures/many-tools` (see bench/fixtures/README.md). */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ToolSpec } from '../../src/chat/types.js';
+import type { ToolSpec } from '../../src/vocabulary/types.js';
 import { REPO_ROOT } from './server-configs.js';
 
 export function manyToolsCatalogue(): ToolSpec[] {

@@ -3,7 +3,7 @@
  * in-process fakes: a runtime with a test config, and approval questions answered as a
  * front end would answer them.
  */
-import type { ApprovalDecision, TurnEvent } from '../../src/chat/types.js';
+import type { ApprovalDecision, TurnEvent } from '../../src/vocabulary/types.js';
 import type { AppConfig } from '../../src/config/types.js';
 import type { Runtime } from '../../src/session/runtime.js';
 import { silentLogger } from '../../src/shared/log.js';

@@ -2,7 +2,7 @@
  * Driving the orchestrator in tests: a tool call written the way the system prompt asks
  * for it, and a turn's events collected and filtered by type.
  */
-import type { TurnEvent } from '../../src/chat/types.js';
+import type { TurnEvent } from '../../src/vocabulary/types.js';
 
 /** A text-mode tool call, exactly as the system prompt tells the model to write it. */
 export const textCall = (server: string, tool: string, args: Record<string, unknown> = {}): string =>

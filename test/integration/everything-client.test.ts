@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ToolProgress } from '../../src/chat/types.js';
+import type { ToolProgress } from '../../src/vocabulary/types.js';
 import type { ServerConfig } from '../../src/config/types.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { createLogger } from '../../src/shared/log.js';

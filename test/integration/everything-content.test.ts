@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolMode, TurnEvent } from '../../src/chat/types.js';
+import type { ToolMode, TurnEvent } from '../../src/vocabulary/types.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { createOllamaClient } from '../../src/ollama/client.js';
 import { formatToolLine } from '../../src/present/tool-line.js';

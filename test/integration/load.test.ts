@@ -5,7 +5,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LlmCapabilities, LlmChunk, LlmRequest } from '../../src/chat/types.js';
+import type { LlmCapabilities, LlmChunk, LlmRequest } from '../../src/vocabulary/types.js';
 import { ChatSession } from '../../src/session/chat-session.js';
 import { silentLogger } from '../../src/shared/log.js';
 import { McpHost } from '../../src/mcp/host.js';

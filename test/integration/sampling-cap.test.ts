@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerRequestHandler } from '../../src/chat/server-requests.js';
+import type { ServerRequestHandler } from '../../src/vocabulary/server-requests.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { MAX_SAMPLING_PER_CALL } from '../../src/mcp/managed-server.js';
 import { createLogger } from '../../src/shared/log.js';

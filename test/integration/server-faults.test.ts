@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ToolResult } from '../../src/chat/types.js';
+import type { ToolResult } from '../../src/vocabulary/types.js';
 import { formatToolLine, resultSummary } from '../../src/present/tool-line.js';
 import type { StdioServerConfig } from '../../src/config/types.js';
 import { createLogger } from '../../src/shared/log.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolMode, TurnEvent } from '../../src/chat/types.js';
+import type { ToolMode, TurnEvent } from '../../src/vocabulary/types.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { MAX_INSTRUCTIONS_CHARS } from '../../src/mcp/server-instructions.js';
 import { createOllamaClient } from '../../src/ollama/client.js';

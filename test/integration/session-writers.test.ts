@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionStore } from '../../src/session/session-store.js';
+import { SessionStore } from '../../src/state/session-store.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 
-const STORE_MODULE = path.join(REPO_ROOT, 'dist/src/session/session-store.js');
+const STORE_MODULE = path.join(REPO_ROOT, 'dist/src/state/session-store.js');
 const SAVES = 200;
 
 let dir: string;

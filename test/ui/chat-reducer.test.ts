@@ -3,7 +3,7 @@
  * no React and no terminal. What the screen shows follows from these states alone.
  */
 import { describe, expect, it } from 'vitest';
-import type { ToolCall, TurnEvent } from '../../src/chat/types.js';
+import type { ToolCall, TurnEvent } from '../../src/vocabulary/types.js';
 import { reduceChat, type ChatAction } from '../../src/ui/chat-reducer.js';
 import { askedArgument, initialChatState, isBusy, staticKey, type ChatState } from '../../src/ui/chat-state.js';
 

@@ -4,7 +4,7 @@
  * the reply alone); listeners hear once per tick.
  */
 import { describe, expect, it } from 'vitest';
-import type { TurnEvent } from '../../src/chat/types.js';
+import type { TurnEvent } from '../../src/vocabulary/types.js';
 import type { ChatAction } from '../../src/ui/chat-reducer.js';
 import { initialChatState } from '../../src/ui/chat-state.js';
 import { ChatStore } from '../../src/ui/chat-store.js';

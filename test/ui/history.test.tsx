@@ -13,8 +13,8 @@ import { render, type Instance } from 'ink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/ui/App.js';
 import { ChatSession } from '../../src/session/chat-session.js';
-import { SessionKeeper } from '../../src/session/session-keeper.js';
-import { SessionStore } from '../../src/session/session-store.js';
+import { SessionKeeper } from '../../src/state/session-keeper.js';
+import { SessionStore } from '../../src/state/session-store.js';
 import { KEY, testRuntime, TestLlm, TestToolHost, useTool } from './render-app.js';
 
 /** How many items each render handed `<Static>`: Ink's own component, counted on its way in. */

@@ -6,7 +6,14 @@ import { stripVTControlCharacters } from 'node:util';
 import { render } from 'ink-testing-library';
 import { useEffect } from 'react';
 import { expect, vi } from 'vitest';
-import type { LlmCapabilities, LlmChunk, LlmRequest, ToolCall, ToolResult, ToolSpec } from '../../src/chat/types.js';
+import type {
+  LlmCapabilities,
+  LlmChunk,
+  LlmRequest,
+  ToolCall,
+  ToolResult,
+  ToolSpec,
+} from '../../src/vocabulary/types.js';
 import type { Runtime } from '../../src/session/runtime.js';
 import type { ServerStatus } from '../../src/mcp/host.js';
 import { App } from '../../src/ui/App.js';

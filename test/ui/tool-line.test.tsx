@@ -5,7 +5,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ToolCall, ToolResult } from '../../src/chat/types.js';
+import type { ToolCall, ToolResult } from '../../src/vocabulary/types.js';
 import { ToolLine } from '../../src/ui/components/ToolLine.js';
 
 afterEach(() => cleanup());

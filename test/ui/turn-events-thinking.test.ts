@@ -4,7 +4,7 @@
  * the status bar's context gauge (until the conversation is cleared).
  */
 import { describe, expect, it } from 'vitest';
-import type { TurnEvent } from '../../src/chat/types.js';
+import type { TurnEvent } from '../../src/vocabulary/types.js';
 import { reduceChat, type ChatAction } from '../../src/ui/chat-reducer.js';
 import { initialChatState, type ChatState } from '../../src/ui/chat-state.js';
 

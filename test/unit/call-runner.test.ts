@@ -4,7 +4,7 @@
  * the same failing call is not run a third time; a reply cut off by the length limit runs nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { NativeToolCall, ToolCall, ToolProgress, ToolResult, ToolSpec } from '../../src/chat/types.js';
+import type { NativeToolCall, ToolCall, ToolProgress, ToolResult, ToolSpec } from '../../src/vocabulary/types.js';
 import { ChatSession, type ServerStatus, type SessionHost } from '../../src/session/chat-session.js';
 import { ScriptedLlm, type ScriptedReply } from '../fakes/scripted-llm.js';
 import { answering, testRuntime } from '../helpers/test-session.js';

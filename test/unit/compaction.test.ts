@@ -4,12 +4,12 @@
  * conversation as it was. `history.compact_at` is read from the config with the other shares.
  */
 import { describe, expect, it } from 'vitest';
-import { Compactor, planCompaction, SUMMARY_HEADING, summaryMessage } from '../../src/chat/compaction.js';
-import { Conversation } from '../../src/chat/conversation.js';
-import type { ChatMessage } from '../../src/chat/types.js';
+import { Compactor, planCompaction, SUMMARY_HEADING, summaryMessage } from '../../src/engine/compaction.js';
+import { Conversation } from '../../src/engine/conversation.js';
+import type { ChatMessage } from '../../src/vocabulary/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import { configErrorOf, useConfigDir } from '../helpers/config-dir.js';
-import { transcript } from '../../src/chat/summary-request.js';
+import { transcript } from '../../src/engine/summary-request.js';
 import { ScriptedLlm } from '../fakes/scripted-llm.js';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });

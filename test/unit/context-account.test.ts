@@ -1,7 +1,7 @@
 /** A message that cannot fit is refused with an account of what took the space. */
 import { describe, expect, it } from 'vitest';
-import { accountFor, checkMessageFits, ContextOverflowError, historyTokens } from '../../src/chat/context-account.js';
-import type { ToolOffer } from '../../src/chat/types.js';
+import { accountFor, checkMessageFits, ContextOverflowError, historyTokens } from '../../src/engine/context-account.js';
+import type { ToolOffer } from '../../src/vocabulary/types.js';
 
 const offer: ToolOffer = {
   catalogue: 94,

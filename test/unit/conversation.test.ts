@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Conversation, windowStart } from '../../src/chat/conversation.js';
-import type { ChatMessage } from '../../src/chat/types.js';
+import { Conversation, windowStart } from '../../src/engine/conversation.js';
+import type { ChatMessage } from '../../src/vocabulary/types.js';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });

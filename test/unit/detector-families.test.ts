@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type DetectResult, detectToolCalls } from '../../src/chat/tool-call/detector.js';
-import type { ToolCall, ToolSpec } from '../../src/chat/types.js';
+import { type DetectResult, detectToolCalls } from '../../src/tool-call/detector.js';
+import type { ToolCall, ToolSpec } from '../../src/vocabulary/types.js';
 import { expectSafeDetection } from '../helpers/detector-properties.js';
 
 function spec(server: string, name: string, properties: Record<string, unknown>): ToolSpec {

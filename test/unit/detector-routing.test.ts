@@ -5,8 +5,8 @@
  * configured at all lets a unique tool name win.
  */
 import { describe, expect, it } from 'vitest';
-import { type DetectResult, detectToolCalls, resolveTool, resolveToolName } from '../../src/chat/tool-call/detector.js';
-import type { ToolSpec } from '../../src/chat/types.js';
+import { type DetectResult, detectToolCalls, resolveTool, resolveToolName } from '../../src/tool-call/detector.js';
+import type { ToolSpec } from '../../src/vocabulary/types.js';
 
 function spec(server: string, name: string, params: string[] = ['path']): ToolSpec {
   const properties = Object.fromEntries(params.map((param) => [param, { type: 'string' }]));

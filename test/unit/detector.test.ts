@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type DetectResult, detectToolCalls, resolveToolName } from '../../src/chat/tool-call/detector.js';
-import type { ToolSpec } from '../../src/chat/types.js';
+import { type DetectResult, detectToolCalls, resolveToolName } from '../../src/tool-call/detector.js';
+import type { ToolSpec } from '../../src/vocabulary/types.js';
 import { expectSafeDetection } from '../helpers/detector-properties.js';
 
 function spec(server: string, name: string, params: string[] = ['path']): ToolSpec {

@@ -1,6 +1,6 @@
 /** A typed line as a form field's value: its type, format, range and choices, defaults and optional fields. */
 import { describe, expect, it } from 'vitest';
-import type { FormField } from '../../src/chat/server-requests.js';
+import type { FormField } from '../../src/vocabulary/server-requests.js';
 import { fieldHint, parseFieldInput } from '../../src/ui/form-input.js';
 
 const email: FormField = { name: 'email', kind: 'string', format: 'email', required: true };

@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { interpretReply, type ReplyPlan } from '../../src/chat/reply-interpreter.js';
+import { interpretReply, type ReplyPlan } from '../../src/engine/reply-interpreter.js';
 import { readToolCalls } from '../../src/ollama/wire.js';
-import type { NativeToolCall, ToolSpec } from '../../src/chat/types.js';
+import type { NativeToolCall, ToolSpec } from '../../src/vocabulary/types.js';
 
 function spec(server: string, name: string, params: string[]): ToolSpec {
   const properties = Object.fromEntries(params.map((param) => [param, { type: 'string' }]));

@@ -4,8 +4,8 @@
  * refuse the request), never megabytes of base64 in the log, and never cut off the tool line.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { resultMessage } from '../../src/chat/tool-execution.js';
-import type { ChatMessage, ToolImage, ToolResult } from '../../src/chat/types.js';
+import { resultMessage } from '../../src/engine/tool-execution.js';
+import type { ChatMessage, ToolImage, ToolResult } from '../../src/vocabulary/types.js';
 import { createOllamaClient } from '../../src/ollama/client.js';
 import { buildChatBody, loggableBody, readCapabilities } from '../../src/ollama/wire.js';
 import { resultSummary } from '../../src/present/tool-line.js';

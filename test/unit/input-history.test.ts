@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputHistory, MAX_INPUT_HISTORY } from '../../src/session/input-history.js';
+import { InputHistory, MAX_INPUT_HISTORY } from '../../src/state/input-history.js';
 
 let root: string;
 let file: string;

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LlmChunk, LlmRequest } from '../../src/chat/types.js';
+import type { LlmChunk, LlmRequest } from '../../src/vocabulary/types.js';
 import type { OllamaSettings } from '../../src/config/types.js';
 import { OllamaError } from '../../src/shared/errors.js';
 import { silentLogger } from '../../src/shared/log.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage, LlmChunk, LlmClient, LlmRequest } from '../../src/chat/types.js';
+import type { ChatMessage, LlmChunk, LlmClient, LlmRequest } from '../../src/vocabulary/types.js';
 import type { OllamaSettings } from '../../src/config/types.js';
 import { OllamaError } from '../../src/shared/errors.js';
 import { silentLogger } from '../../src/shared/log.js';

@@ -4,7 +4,7 @@
  * and an Ollama that is not there.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PullProgress } from '../../src/chat/model-pull.js';
+import type { PullProgress } from '../../src/vocabulary/model-pull.js';
 import { createOllamaClient, type OllamaClient } from '../../src/ollama/client.js';
 import { OllamaError } from '../../src/shared/errors.js';
 import { silentLogger } from '../../src/shared/log.js';

@@ -3,7 +3,7 @@
  * the model allows, reasoning kept out of the history, and `format` on the answer's request only.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonSchema, LlmCapabilities, ThinkSetting, ToolSpec, TurnEvent } from '../../src/chat/types.js';
+import type { JsonSchema, LlmCapabilities, ThinkSetting, ToolSpec, TurnEvent } from '../../src/vocabulary/types.js';
 import { ChatSession } from '../../src/session/chat-session.js';
 import { FakeToolHost } from '../fakes/fake-tool-host.js';
 import { ScriptedLlm, type ScriptedReply } from '../fakes/scripted-llm.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TurnEvent } from '../../src/chat/types.js';
+import type { TurnEvent } from '../../src/vocabulary/types.js';
 import { ChatSession } from '../../src/session/chat-session.js';
 import { OllamaError } from '../../src/shared/errors.js';
 import { FakeToolHost } from '../fakes/fake-tool-host.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PullProgress } from '../../src/chat/model-pull.js';
+import type { PullProgress } from '../../src/vocabulary/model-pull.js';
 import {
   formatBytes,
   formatDuration,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ReplyStream, proseEnd } from '../../src/chat/reply-stream.js';
+import { ReplyStream, proseEnd } from '../../src/engine/reply-stream.js';
 
 function feed(chunks: string[]): { shown: string; thinking: string; stream: ReplyStream } {
   const stream = new ReplyStream();

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RESUMED_CHARS_SHOWN } from '../../src/session/resume-view.js';
-import type { SavedItem, SavedSession } from '../../src/session/session-file.js';
-import { SessionKeeper } from '../../src/session/session-keeper.js';
-import { SessionStore } from '../../src/session/session-store.js';
+import { RESUMED_CHARS_SHOWN } from '../../src/state/resume-view.js';
+import type { SavedItem, SavedSession } from '../../src/state/session-file.js';
+import { SessionKeeper } from '../../src/state/session-keeper.js';
+import { SessionStore } from '../../src/state/session-store.js';
 import { resumedScreen } from '../../src/ui/chat-state.js';
 import type { NewHistoryItem } from '../../src/ui/history.js';
 

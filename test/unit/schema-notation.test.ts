@@ -1,8 +1,8 @@
 /** Parameter schemas as the text tool lists write them: the fields inside objects and lists named. */
 import { describe, expect, it } from 'vitest';
-import { typeNotation } from '../../src/chat/schema-notation.js';
-import { describeTool } from '../../src/chat/system-prompt.js';
-import type { JsonSchemaObject } from '../../src/chat/types.js';
+import { typeNotation } from '../../src/engine/schema-notation.js';
+import { describeTool } from '../../src/engine/system-prompt.js';
+import type { JsonSchemaObject } from '../../src/vocabulary/types.js';
 
 const root = (extra: Record<string, unknown> = {}): JsonSchemaObject => ({ type: 'object', ...extra });
 

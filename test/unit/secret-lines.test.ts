@@ -1,6 +1,6 @@
 /** Which typed lines count as secrets (and are never written to the input history), and which do not. */
 import { describe, expect, it } from 'vitest';
-import { looksSecret } from '../../src/session/secret-lines.js';
+import { looksSecret } from '../../src/state/secret-lines.js';
 
 describe('secrets in input history: lines that look like secrets', () => {
   const secrets = [

@@ -4,9 +4,9 @@
  * the server's entry gives it; and a prompt kept per tools array that follows the instructions.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSystemPrompt } from '../../src/chat/system-prompt.js';
-import { toolProtocol } from '../../src/chat/tool-protocol.js';
-import type { ToolSpec } from '../../src/chat/types.js';
+import { buildSystemPrompt } from '../../src/engine/system-prompt.js';
+import { toolProtocol } from '../../src/engine/tool-protocol.js';
+import type { ToolSpec } from '../../src/vocabulary/types.js';
 import { instructionsForModel, MAX_INSTRUCTIONS_CHARS } from '../../src/mcp/server-instructions.js';
 import { stdioServer } from '../helpers/server-configs.js';
 

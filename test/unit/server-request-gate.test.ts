@@ -3,8 +3,8 @@
  * scripted model (the real wire is in test/e2e/server-requests-cli.test.ts and the REPL's).
  */
 import { describe, expect, it } from 'vitest';
-import type { FormRequest, SamplingRequest } from '../../src/chat/server-requests.js';
-import type { LlmChunk, LlmRequest } from '../../src/chat/types.js';
+import type { FormRequest, SamplingRequest } from '../../src/vocabulary/server-requests.js';
+import type { LlmChunk, LlmRequest } from '../../src/vocabulary/types.js';
 import type { StdioServerConfig } from '../../src/config/types.js';
 import { ServerRequestGate, type UserQuestions } from '../../src/session/server-request-gate.js';
 import type { SamplerModel } from '../../src/session/sampler.js';

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exportSession, sessionMarkdown } from '../../src/session/session-export.js';
-import { parseSession, type SavedSession } from '../../src/session/session-file.js';
+import { exportSession, sessionMarkdown } from '../../src/state/session-export.js';
+import { parseSession, type SavedSession } from '../../src/state/session-file.js';
 
 let dir: string;
 beforeEach(() => {

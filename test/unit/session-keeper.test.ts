@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/chat/types.js';
-import { MAX_SAVED_ITEMS, SessionKeeper, type ScreenItem } from '../../src/session/session-keeper.js';
-import { SessionStore } from '../../src/session/session-store.js';
+import type { ChatMessage } from '../../src/vocabulary/types.js';
+import { MAX_SAVED_ITEMS, SessionKeeper, type ScreenItem } from '../../src/state/session-keeper.js';
+import { SessionStore } from '../../src/state/session-store.js';
 
 let root: string;
 let store: SessionStore;

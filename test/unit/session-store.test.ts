@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SESSION_FORMAT, type SavedSession, SessionFileError, parseSession } from '../../src/session/session-file.js';
-import { SessionStore } from '../../src/session/session-store.js';
+import { SESSION_FORMAT, type SavedSession, SessionFileError, parseSession } from '../../src/state/session-file.js';
+import { SessionStore } from '../../src/state/session-store.js';
 import { McpChatError, UsageError } from '../../src/shared/errors.js';
 
 let root: string;

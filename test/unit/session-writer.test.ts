@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionWriter } from '../../src/session/session-writer.js';
+import { SessionWriter } from '../../src/state/session-writer.js';
 import { writeFileAtomicAsync } from '../../src/shared/atomic-write.js';
 
 let dir: string;

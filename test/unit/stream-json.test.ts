@@ -4,10 +4,10 @@
  * a `result` at the end that carries the `--json` object.
  */
 import { describe, expect, it } from 'vitest';
-import type { ToolCall, TurnEvent } from '../../src/chat/types.js';
+import type { ToolCall, TurnEvent } from '../../src/vocabulary/types.js';
 import type { AskSummary } from '../../src/cli/ask-printer.js';
 import { StreamJsonPrinter } from '../../src/cli/stream-json.js';
-import { SessionStats } from '../../src/chat/session-stats.js';
+import { SessionStats } from '../../src/engine/session-stats.js';
 import { jsonForTerminal } from '../../src/shared/terminal-text.js';
 
 function printer(whole = false): { lines: string[]; print: StreamJsonPrinter } {

@@ -3,8 +3,8 @@
  * can think, told once per model otherwise), the `/think` switch, and the wire body.
  */
 import { describe, expect, it } from 'vitest';
-import { decideThink, ThinkControl } from '../../src/chat/think-control.js';
-import type { LlmCapabilities } from '../../src/chat/types.js';
+import { decideThink, ThinkControl } from '../../src/engine/think-control.js';
+import type { LlmCapabilities } from '../../src/vocabulary/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import { parseThinkFlag } from '../../src/config/think.js';
 import { buildChatBody } from '../../src/ollama/wire.js';

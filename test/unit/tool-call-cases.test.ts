@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { detectToolCalls } from '../../src/chat/tool-call/detector.js';
-import type { ToolSpec } from '../../src/chat/types.js';
+import { detectToolCalls } from '../../src/tool-call/detector.js';
+import type { ToolSpec } from '../../src/vocabulary/types.js';
 
 /** The catalogue our servers advertise (parameter types included: template formats type text values by them). */
 const CATALOGUE: Record<string, Record<string, { required: string[]; optional?: Record<string, string> }>> = {

@@ -4,13 +4,13 @@
  * and the memoised token search.
  */
 import { describe, expect, it } from 'vitest';
-import { parseJsonLoose, repairJson } from '../../src/chat/tool-call/json-repair.js';
-import { scanBrackets, spanAt } from '../../src/chat/tool-call/json-scan.js';
-import { parsePythonicCall, parsePythonicList, parsePythonicStatements } from '../../src/chat/tool-call/pythonic.js';
-import { asciiTokens } from '../../src/chat/tool-call/special-tokens.js';
-import { typedValue } from '../../src/chat/tool-call/text-args.js';
-import { TokenFinder, trimTemplateNewlines } from '../../src/chat/tool-call/text-scan.js';
-import { stripThinking } from '../../src/chat/tool-call/thinking.js';
+import { parseJsonLoose, repairJson } from '../../src/tool-call/json-repair.js';
+import { scanBrackets, spanAt } from '../../src/tool-call/json-scan.js';
+import { parsePythonicCall, parsePythonicList, parsePythonicStatements } from '../../src/tool-call/pythonic.js';
+import { asciiTokens } from '../../src/tool-call/special-tokens.js';
+import { typedValue } from '../../src/tool-call/text-args.js';
+import { TokenFinder, trimTemplateNewlines } from '../../src/tool-call/text-scan.js';
+import { stripThinking } from '../../src/tool-call/thinking.js';
 
 const spansOf = (text: string): string[] => scanBrackets(text).spans.map((span) => text.slice(span.start, span.end));
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sha256, snapshot, TrustStore, type FileSnapshot } from '../../src/config/trust-store.js';
+import { sha256, snapshot, TrustStore, type FileSnapshot } from '../../src/state/trust-store.js';
 import { cacheDir, stateDir } from '../../src/shared/state-dir.js';
 
 let dir: string;

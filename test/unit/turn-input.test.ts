@@ -1,7 +1,7 @@
 /** How a typed line becomes a turn's input: prompt lines, their arguments, and @mentions of resources. */
 import { describe, expect, it } from 'vitest';
-import type { PromptInfo } from '../../src/chat/offers.js';
-import type { ChatMessage } from '../../src/chat/types.js';
+import type { PromptInfo } from '../../src/vocabulary/offers.js';
+import type { ChatMessage } from '../../src/vocabulary/types.js';
 import { type OfferHost, resolveTurnInput } from '../../src/session/turn-input.js';
 
 const weather: PromptInfo = {

@@ -3,9 +3,9 @@
  * (reasoning folded into one `thought`), the session's figures and how they read.
  */
 import { describe, expect, it } from 'vitest';
-import { collectReply } from '../../src/chat/reply-collector.js';
-import { SessionStats } from '../../src/chat/session-stats.js';
-import type { LlmChunk, ToolCall, TurnEvent } from '../../src/chat/types.js';
+import { collectReply } from '../../src/engine/reply-collector.js';
+import { SessionStats } from '../../src/engine/session-stats.js';
+import type { LlmChunk, ToolCall, TurnEvent } from '../../src/vocabulary/types.js';
 import { toLlmChunks } from '../../src/ollama/wire.js';
 import { contextGauge, formatStats, thoughtLine } from '../../src/present/usage.js';
 

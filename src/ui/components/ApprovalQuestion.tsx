@@ -4,7 +4,7 @@
  * printed: arguments come from the model and may carry escapes or invisible characters.
  */
 import { Box, Text } from 'ink';
-import { displayName } from '../../chat/tool-naming.js';
+import { displayName } from '../../vocabulary/tool-naming.js';
 import { approvalArguments } from '../../present/argument-views.js';
 import { sanitizeForTerminal } from '../../shared/terminal-text.js';
 import type { ApprovalActivity } from '../history.js';

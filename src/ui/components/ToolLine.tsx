@@ -3,8 +3,8 @@
  * The line is made inert here, where it is printed: the arguments and the result arrive raw.
  */
 import { Text } from 'ink';
-import { displayName } from '../../chat/tool-naming.js';
-import type { ToolCall, ToolResult } from '../../chat/types.js';
+import { displayName } from '../../vocabulary/tool-naming.js';
+import type { ToolCall, ToolResult } from '../../vocabulary/types.js';
 import { formatArguments, resultSummary } from '../../present/tool-line.js';
 import { sanitizeForDisplay } from '../../shared/terminal-text.js';
 

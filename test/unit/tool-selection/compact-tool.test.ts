@@ -1,7 +1,7 @@
 /** The short form of a tool: less to read, the same calls possible. */
 import { describe, expect, it } from 'vitest';
-import { compactTool, firstSentence } from '../../../src/chat/tool-selection/compact-tool.js';
-import type { JsonSchemaObject } from '../../../src/chat/types.js';
+import { compactTool, firstSentence } from '../../../src/engine/tool-selection/compact-tool.js';
+import type { JsonSchemaObject } from '../../../src/vocabulary/types.js';
 import { manyToolsCatalogue } from '../../helpers/many-tools.js';
 
 /**

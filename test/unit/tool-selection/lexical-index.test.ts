@@ -3,7 +3,7 @@
  * values, and by the fields inside a tool's parameters.
  */
 import { describe, expect, it } from 'vitest';
-import { LexicalIndex } from '../../../src/chat/tool-selection/lexical-index.js';
+import { LexicalIndex } from '../../../src/engine/tool-selection/lexical-index.js';
 import { manyToolsCatalogue } from '../../helpers/many-tools.js';
 
 const index = new LexicalIndex(manyToolsCatalogue());

@@ -1,6 +1,6 @@
 /** The words a request is widened with: equivalent words, and the parameter its values are for. */
 import { describe, expect, it } from 'vitest';
-import { equivalents, valueHints } from '../../../src/chat/tool-selection/query-expansion.js';
+import { equivalents, valueHints } from '../../../src/engine/tool-selection/query-expansion.js';
 
 const asIs = (word: string): string => word;
 

@@ -1,7 +1,7 @@
 /** The ranking within a session: the servers it has used lift their best few matches, and no more. */
 import { describe, expect, it } from 'vitest';
-import { rankTools } from '../../../src/chat/tool-selection/tool-ranking.js';
-import { displayName } from '../../../src/chat/tool-naming.js';
+import { rankTools } from '../../../src/engine/tool-selection/tool-ranking.js';
+import { displayName } from '../../../src/vocabulary/tool-naming.js';
 import { manyToolsCatalogue } from '../../helpers/many-tools.js';
 
 const catalogue = manyToolsCatalogue();

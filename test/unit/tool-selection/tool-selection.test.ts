@@ -1,13 +1,13 @@
 /** Which tools a request offers: the budget, the short form, the ranking, the pinned tools and `find_tools`. */
 import { describe, expect, it } from 'vitest';
-import { compactTool } from '../../../src/chat/tool-selection/compact-tool.js';
-import { EmbeddingRanker, type TextEmbedder } from '../../../src/chat/tool-selection/embedding-ranker.js';
-import { toolTokens } from '../../../src/chat/tool-selection/tool-cost.js';
-import { ToolSelection, type ToolSelectionOptions } from '../../../src/chat/tool-selection/tool-selection.js';
-import { estimateTextTokens } from '../../../src/chat/conversation.js';
-import { displayName } from '../../../src/chat/tool-naming.js';
-import { toolProtocol } from '../../../src/chat/tool-protocol.js';
-import type { ToolSpec } from '../../../src/chat/types.js';
+import { compactTool } from '../../../src/engine/tool-selection/compact-tool.js';
+import { EmbeddingRanker, type TextEmbedder } from '../../../src/engine/tool-selection/embedding-ranker.js';
+import { toolTokens } from '../../../src/engine/tool-selection/tool-cost.js';
+import { ToolSelection, type ToolSelectionOptions } from '../../../src/engine/tool-selection/tool-selection.js';
+import { estimateTextTokens } from '../../../src/engine/conversation.js';
+import { displayName } from '../../../src/vocabulary/tool-naming.js';
+import { toolProtocol } from '../../../src/engine/tool-protocol.js';
+import type { ToolSpec } from '../../../src/vocabulary/types.js';
 import { silentLogger } from '../../../src/shared/log.js';
 import { manyToolsCatalogue } from '../../helpers/many-tools.js';
 

@@ -1,0 +1,162 @@
+/**
+ * Compaction: the oldest whole turns of the conversation (and any earlier summary) replaced by one
+ * summary the model writes, so a long conversation keeps what it learned instead of dropping it
+ * off the window. On `/compact`, and before a turn once the history would fill `history.compact_at`
+ * of its room. Policy: the latest turns that fit a share of the room stay verbatim; a failed or
+ * cancelled summary leaves the conversation exactly as it was.
+ */
+import { assertNever, errorMessage } from '../shared/errors.js';
+import { type Conversation, estimateTokens, isTurnStart, promptBudget } from './conversation.js';
+import { requestSummary } from './summary-request.js';
+import type { ChatMessage, LlmClient } from '../vocabulary/types.js';
+
+/**
+ * Share of the history's room the turns kept verbatim may take: enough for the last exchange or
+ * two that a follow-up refers to, while leaving most of the room free after compacting.
+ */
+const KEEP_SHARE = 0.3;
+/** Says, to the model and to whoever reads a saved session, what the message is. */
+export const SUMMARY_HEADING = 'Summary of the earlier turns of this conversation, which it replaces:';
+
+export interface KeepLimits {
+  tokens: number;
+  messages: number;
+}
+
+export interface CompactionPlan {
+  /** The head of the history the summary replaces: the earlier summary, if any, and the oldest whole turns. */
+  replaced: ChatMessage[];
+  /** Turns the user started among them. */
+  turns: number;
+}
+
+/**
+ * The head of `history` to replace: everything before the earliest turn start from which the rest
+ * fits `keep`, the latest turn always kept and at least one turn replaced; undefined when there is
+ * only one turn. Cutting at turn starts keeps each tool call with its result, and the turns kept
+ * keep the results of their own calls: that is what recent turns refer to. A result from a replaced
+ * turn is not kept beside the summary: it could not stand there without its call and the question
+ * that led to it, so the summary is asked to carry its ids, paths and numbers instead.
+ */
+export function planCompaction(history: readonly ChatMessage[], keep: KeepLimits): CompactionPlan | undefined {
+  const starts = history.flatMap((message, index) => (isTurnStart(message) ? [index] : []));
+  const last = starts.at(-1);
+  if (last === undefined || starts.length < 2) return undefined;
+  const fits = (start: number): boolean =>
+    history.length - start <= keep.messages && estimateTokens(history.slice(start)) <= keep.tokens;
+  const keepFrom = starts.slice(1).find(fits) ?? last;
+  return { replaced: history.slice(0, keepFrom), turns: starts.filter((start) => start < keepFrom).length };
+}
+
+/** The message that stands for the replaced turns. */
+export function summaryMessage(summary: string): ChatMessage {
+  return { role: 'system', content: `${SUMMARY_HEADING}\n${summary}` };
+}
+
+export type CompactionOutcome =
+  | { type: 'compacted'; turns: number; before: number; after: number }
+  | { type: 'nothing'; reason: string }
+  | { type: 'failed'; reason: string }
+  | { type: 'cancelled' };
+
+export interface CompactorOptions {
+  llm: LlmClient;
+  conversation: Conversation;
+  numCtx: number;
+  maxMessages: number;
+  /** `history.compact_at`: the share of the history's room that, once filled, compacts before a turn; unset: off. */
+  compactAt?: number;
+}
+
+export class Compactor {
+  /** A compaction under way: a turn waits for it, a second one is refused. */
+  private running: Promise<CompactionOutcome> | undefined;
+
+  constructor(private readonly options: CompactorOptions) {
+    if (options.compactAt !== undefined) options.conversation.holdForSummary();
+  }
+
+  /** `/compact`: the oldest turns summarised now, however full the context is; `onStart` hears how many. */
+  compact(signal?: AbortSignal, onStart?: (turns: number) => void): Promise<CompactionOutcome> {
+    if (this.running) return Promise.resolve({ type: 'nothing', reason: 'a compaction is already under way' });
+    const running = this.run(signal, onStart).finally(() => {
+      this.running = undefined;
+    });
+    this.running = running;
+    return running;
+  }
+
+  /**
+   * Before a turn that adds `added`: waits for a `/compact` under way, then compacts when
+   * `history.compact_at` is set and the history would pass it, or the window would leave out
+   * messages. Undefined when nothing was due (or there was nothing to replace).
+   */
+  async beforeTurn(added: ChatMessage[], signal?: AbortSignal): Promise<CompactionOutcome | undefined> {
+    await this.running;
+    const { compactAt, conversation } = this.options;
+    if (compactAt === undefined) return undefined;
+    const budget = this.budget();
+    const fill = estimateTokens([...conversation.all(), ...added]);
+    const due = fill > compactAt * budget || conversation.wouldDrop(added, budget);
+    if (!due || !planCompaction(conversation.all(), this.keepLimits())) return undefined;
+    return this.compact(signal);
+  }
+
+  /** The history's room: as at the last request, or the whole prompt's before the first. */
+  private budget(): number {
+    return this.options.conversation.lastBudget ?? promptBudget(this.options.numCtx);
+  }
+
+  private keepLimits(): KeepLimits {
+    return { tokens: KEEP_SHARE * this.budget(), messages: Math.max(2, Math.floor(this.options.maxMessages / 2)) };
+  }
+
+  private async run(signal?: AbortSignal, onStart?: (turns: number) => void): Promise<CompactionOutcome> {
+    const { conversation, llm, numCtx } = this.options;
+    const plan = planCompaction(conversation.all(), this.keepLimits());
+    if (!plan)
+      return {
+        type: 'nothing',
+        reason: conversation.length === 0 ? 'nothing has been said yet' : 'there is only the latest turn',
+      };
+    onStart?.(plan.turns);
+    let summary: ChatMessage;
+    try {
+      summary = summaryMessage(await requestSummary(llm, plan.replaced, numCtx, signal));
+    } catch (error) {
+      if (signal?.aborted) return { type: 'cancelled' };
+      // One line: the chat goes on as it was, this only says why it was not shortened.
+      return { type: 'failed', reason: (errorMessage(error).split('\n')[0] ?? '').replace(/\.$/, '') };
+    }
+    const before = estimateTokens(plan.replaced);
+    const after = estimateTokens([summary]);
+    if (after >= before)
+      return { type: 'nothing', reason: 'the summary was no shorter than the turns it would replace' };
+    if (!conversation.replaceHead(plan.replaced, summary))
+      return { type: 'failed', reason: 'the conversation changed while the summary was written' };
+    return { type: 'compacted', turns: plan.turns, before, after };
+  }
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+export const earlierTurns = (turns: number): string => `${turns} earlier turn${turns === 1 ? '' : 's'}`;
+
+/** The line the screen shows; `automatic`: before a turn, as `history.compact_at` asks. */
+export function describeCompaction(outcome: CompactionOutcome, automatic = false): string {
+  switch (outcome.type) {
+    case 'compacted': {
+      const turns = earlierTurns(outcome.turns);
+      const when = automatic ? ' before this turn, as history.compact_at asks' : '';
+      return `Compacted ${turns} into a summary (about ${count(outcome.before)} → ${count(outcome.after)} tokens)${when}.`;
+    }
+    case 'nothing':
+      return `Nothing to compact: ${outcome.reason}.`;
+    case 'failed':
+      return `The conversation was not compacted: ${outcome.reason}. It is kept as it was.`;
+    case 'cancelled':
+      return 'Compaction cancelled; the conversation is kept as it was.';
+    default:
+      return assertNever(outcome);
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The conversation's memory and the window of it sent to the model: the last
+ * `maxMessages` messages, cut only at the start of a user turn (so a tool call is
+ * never separated from its result), then trimmed further to fit the context size.
+ * A summary of earlier turns (compaction.ts), when there is one, heads the history as a
+ * system message and goes with every window, ahead of the turns that fit.
+ */
+import type { ChatMessage } from '../vocabulary/types.js';
+
+/** Rough characters per token: close enough to keep a prompt under `num_ctx` without a tokenizer. */
+const CHARS_PER_TOKEN = 4;
+/** Share of the context kept free for the model's reply. */
+const REPLY_RESERVE = 0.25;
+
+export function estimateTokens(messages: readonly ChatMessage[]): number {
+  return Math.ceil(messages.reduce((sum, message) => sum + message.content.length + 8, 0) / CHARS_PER_TOKEN);
+}
+
+/** The same estimate for text that is not a message: tool definitions, a catalogue's lines. */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+/** Tokens of the context left for the prompt once the reply's share is kept free. */
+export function promptBudget(numCtx: number): number {
+  return Math.floor(numCtx * (1 - REPLY_RESERVE));
+}
+
+/** True for a message where a window may start: a message the user typed. */
+export function isTurnStart(message: ChatMessage): boolean {
+  return message.role === 'user' && message.toolResult !== true;
+}
+
+export interface WindowLimits {
+  maxMessages: number;
+  /** Tokens available for history after the system prompt. */
+  maxTokens: number;
+}
+
+/** Index where the window starts: the latest turn always stays, however long it is. */
+export function windowStart(history: readonly ChatMessage[], limits: WindowLimits): number {
+  const starts = history.flatMap((message, index) => (isTurnStart(message) ? [index] : []));
+  const lastStart = starts.at(-1) ?? 0;
+  const fits = (start: number): boolean =>
+    history.length - start <= limits.maxMessages && estimateTokens(history.slice(start)) <= limits.maxTokens;
+  return starts.find((start) => start < lastStart && fits(start)) ?? lastStart;
+}
+
+/** The summary of earlier turns heads the history as its only system message (the prompt is never kept). */
+function splitSummary(history: readonly ChatMessage[]): { summary: ChatMessage[]; turns: readonly ChatMessage[] } {
+  return history[0]?.role === 'system'
+    ? { summary: [history[0]], turns: history.slice(1) }
+    : { summary: [], turns: history };
+}
+
+export class Conversation {
+  private messages: ChatMessage[] = [];
+  /** How many windows' worth of messages are remembered; see `holdForSummary`. */
+  private reach = 1;
+  /** The tokens the history could take at the last request: the next request's room, most likely. */
+  private budget: number | undefined;
+
+  constructor(private readonly maxMessages: number) {}
+
+  get length(): number {
+    return this.messages.length;
+  }
+
+  all(): readonly ChatMessage[] {
+    return this.messages;
+  }
+
+  add(...messages: ChatMessage[]): void {
+    this.messages.push(...messages);
+  }
+
+  /** Returns a restore point; `rollback` drops everything added after it (a failed or cancelled turn). */
+  mark(): number {
+    return this.messages.length;
+  }
+
+  rollback(mark: number): void {
+    this.messages.length = Math.min(mark, this.messages.length);
+  }
+
+  clear(): void {
+    this.messages = [];
+  }
+
+  /**
+   * With automatic compaction, turns that have left the window are summarised before the next
+   * turn rather than forgotten after this one: twice the window is remembered, so they are still
+   * there to summarise (and memory stays bounded even if summaries keep failing).
+   */
+  holdForSummary(): void {
+    this.reach = 2;
+  }
+
+  /** Forgets what no future window can include, so a long session's memory stays bounded. */
+  forgetUnreachable(): void {
+    const { summary, turns } = splitSummary(this.messages);
+    const start = windowStart(turns, { maxMessages: this.maxMessages * this.reach, maxTokens: Infinity });
+    if (start > 0) this.messages = [...summary, ...turns.slice(start)];
+  }
+
+  /** The messages to send: the system prompt, the summary, then the window of history that fits in `maxTokens`. */
+  window(systemPrompt: string, maxTokens: number): ChatMessage[] {
+    this.budget = maxTokens;
+    const { summary, turns } = splitSummary(this.messages);
+    return [{ role: 'system', content: systemPrompt }, ...summary, ...turns.slice(this.turnsStart(maxTokens))];
+  }
+
+  /** The tokens the history could take at the last request (undefined before one). */
+  get lastBudget(): number | undefined {
+    return this.budget;
+  }
+
+  /** Whether a window of `maxTokens` would leave out earlier messages once `added` is in the history. */
+  wouldDrop(added: ChatMessage[], maxTokens: number): boolean {
+    return this.turnsStart(maxTokens, added) > 0;
+  }
+
+  /**
+   * Puts `summary` in place of `replaced`, the head of the history; false when the head is no
+   * longer those very messages (the history changed while the summary was written).
+   */
+  replaceHead(replaced: readonly ChatMessage[], summary: ChatMessage): boolean {
+    if (replaced.length === 0 || replaced.some((message, index) => this.messages[index] !== message)) return false;
+    this.messages = [summary, ...this.messages.slice(replaced.length)];
+    return true;
+  }
+
+  /** Where the window starts among the turns after the summary (`added` counted as if already in). */
+  private turnsStart(maxTokens: number, added: ChatMessage[] = []): number {
+    const { summary, turns } = splitSummary(this.messages);
+    const limits = { maxMessages: this.maxMessages, maxTokens: maxTokens - estimateTokens(summary) };
+    return windowStart([...turns, ...added], limits);
+  }
+
+  /** The user's messages, oldest first (tool results fed back as user messages excluded). */
+  userMessages(): string[] {
+    return this.messages.filter(isTurnStart).map((message) => message.content);
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * The MCPChatbot: one user turn as an async generator of typed events, consumed alike
+ * by the REPL and `mcp-chat ask`. Policy: at most `maxSteps` model calls per turn (the calls a
+ * reply asks for are run by `CallRunner`); a failed or cancelled turn leaves the history as it
+ * was before the turn.
+ */
+import { McpChatError, OllamaError } from '../shared/errors.js';
+import type { Logger } from '../shared/log.js';
+import { type ApprovalRule, Approvals } from './approval.js';
+import { CallRunner, TurnFailures } from './call-runner.js';
+import { accountFor, checkMessageFits, historyTokens } from './context-account.js';
+import { Conversation } from './conversation.js';
+import { interpretReply, type ReplyPlan } from './reply-interpreter.js';
+import { answerHistoryTokens, answerPrompt } from './answer-format.js';
+import { type CollectedChunks, collectReply } from './reply-collector.js';
+import type { ReplyStream } from './reply-stream.js';
+import { ThinkControl } from './think-control.js';
+import { resultMessage, toRecord } from './tool-execution.js';
+import { type ToolProtocol, toolProtocol } from './tool-protocol.js';
+import { isFindTools } from './tool-selection/find-tools.js';
+import type { ToolSelection } from './tool-selection/tool-selection.js';
+import type { RankingRequest } from './tool-selection/tool-ranking.js';
+import type {
+  ChatMessage,
+  JsonSchema,
+  LlmClient,
+  LlmRequest,
+  NativeToolCall,
+  ToolCallRecord,
+  ToolHost,
+  ToolMode,
+  ToolResult,
+  ToolSpec,
+  ThinkSetting,
+  TurnEvent,
+} from '../vocabulary/types.js';
+
+/** How much of a message ranks the tools: its start says what it is about, and ranking stays cheap. */
+const RANKED_CHARS = 4_000;
+/** Earlier user messages that count in the ranking, besides the new one. */
+const RANKED_EARLIER_MESSAGES = 2;
+
+export interface ChatbotOptions {
+  llm: LlmClient;
+  host: ToolHost;
+  /** Which of the host's tools each request offers. */
+  toolSelection: ToolSelection;
+  /** Which calls wait for the user: each becomes an `approval-request` event. */
+  approvalRule: ApprovalRule;
+  /** Read-only calls of one reply that may run at once. */
+  maxParallel: number;
+  /** Every configured server, running or not: a call that names one never runs elsewhere. */
+  configuredServers: string[];
+  log: Logger;
+  toolMode: ToolMode;
+  maxSteps: number;
+  maxMessages: number;
+  numCtx: number;
+  /** `think` for a model that can think; unset leaves it to Ollama. `/think` changes it. */
+  think?: ThinkSetting;
+  /** The answer must be JSON conforming to this schema: the answer's request carries it as `format`. */
+  answerFormat?: JsonSchema;
+}
+
+/** One model reply, fully received. */
+export interface CollectedReply {
+  text: string;
+  nativeCalls: NativeToolCall[];
+  truncated: boolean;
+  /** What of the reply was already shown while it streamed. */
+  stream: ReplyStream;
+  /** The tools its calls may name: the whole catalogue, and `find_tools` when it was offered. */
+  callable: ToolSpec[];
+}
+
+export class MCPChatbot {
+  readonly conversation: Conversation;
+  private readonly calls: CallRunner;
+  /** How tools reach the model; decided on first use, and text JSON if the model refuses tools. */
+  private protocol: ToolProtocol | undefined;
+  readonly think: ThinkControl;
+
+  constructor(private readonly options: ChatbotOptions) {
+    this.conversation = new Conversation(options.maxMessages);
+    this.think = new ThinkControl(options.think);
+    const { host, toolSelection } = options;
+    this.calls = new CallRunner({
+      // `find_tools` is answered here, from the catalogue; every other call goes to its server.
+      host: {
+        listTools: () => host.listTools(),
+        callTool: (call, signal, onProgress) =>
+          isFindTools(call) ? toolSelection.find(call, signal) : host.callTool(call, signal, onProgress),
+      },
+      approvals: new Approvals((call) => !isFindTools(call) && options.approvalRule(call)),
+      maxParallel: options.maxParallel,
+    });
+  }
+
+  /** `input`: what the user typed, or the messages a server's prompt wrote for the turn. */
+  async *runTurn(input: string | ChatMessage[], signal?: AbortSignal): AsyncGenerator<TurnEvent> {
+    const mark = this.conversation.mark();
+    this.conversation.add(...(typeof input === 'string' ? [{ role: 'user' as const, content: input }] : input));
+    const records: ToolCallRecord[] = [];
+    const failures = new TurnFailures();
+    try {
+      if (this.options.answerFormat && this.options.host.listTools().length === 0) {
+        // Nothing to call: the first request is the answer's.
+        yield* this.finishFormatted(1, undefined, records, signal);
+        return;
+      }
+      for (let step = 1; step <= this.options.maxSteps; step++) {
+        const reply = yield* this.streamReply(step, signal);
+        const plan = interpretReply(reply, reply.callable, this.options.configuredServers);
+        if (plan.type === 'answer') {
+          if (this.options.answerFormat) {
+            // One more request, for the answer's form only: it may go past the step limit, as the answer is reached.
+            yield* this.finishFormatted(step + 1, plan.text, records, signal);
+            return;
+          }
+          const unshown = reply.stream.remainder(plan.text);
+          if (unshown) yield { type: 'assistant-delta', text: unshown };
+          this.conversation.add({ role: 'assistant', content: plan.text });
+          yield { type: 'final', answer: plan.text, steps: step, toolCalls: records };
+          return;
+        }
+        yield* this.runCalls(plan, reply, step, records, failures, signal);
+      }
+      yield { type: 'step-limit', steps: this.options.maxSteps, toolCalls: records };
+    } catch (error) {
+      this.conversation.rollback(mark);
+      if (signal?.aborted) yield { type: 'cancelled' };
+      else yield errorEvent(error);
+    } finally {
+      this.conversation.forgetUnreachable();
+    }
+  }
+
+  /** What ranks the tools for this request: the new message first, then the recent ones. */
+  private rankingRequest(userMessages: string[]): RankingRequest {
+    const messages = userMessages.slice(-1 - RANKED_EARLIER_MESSAGES).map((text) => text.slice(0, RANKED_CHARS));
+    return { message: messages.at(-1) ?? '', earlier: messages.slice(0, -1) };
+  }
+
+  /** Streams one model reply, yielding deltas; falls back to text mode if the model refuses tools. */
+  private async *streamReply(step: number, signal?: AbortSignal): AsyncGenerator<TurnEvent, CollectedReply> {
+    const protocol = await this.currentProtocol();
+    const catalogue = this.options.host.listTools();
+    const userMessages = this.conversation.userMessages();
+    const { tools, listed, offer, findTools } = await this.options.toolSelection.select(
+      catalogue,
+      protocol.name,
+      this.rankingRequest(userMessages),
+      signal,
+    );
+    yield { type: 'tools-offered', step, offer };
+    const systemPrompt = protocol.systemPrompt(tools, listed);
+    const definitions = protocol.offer(tools);
+    const account = accountFor(this.options.numCtx, { systemPrompt, toolsInPrompt: definitions === undefined }, offer);
+    checkMessageFits(account, userMessages.at(-1) ?? '', this.conversation.all().slice(0, -1));
+    const messages = this.conversation.window(systemPrompt, historyTokens(account));
+    let collected: CollectedChunks;
+    try {
+      collected = yield* this.request(step, { messages, tools: definitions, signal });
+    } catch (error) {
+      if (!(error instanceof OllamaError && error.kind === 'no-tool-support' && protocol.name === 'native'))
+        throw error;
+      this.options.log.info('model refused native tools; switching to text tool calls');
+      this.protocol = toolProtocol('json');
+      return yield* this.streamReply(step, signal);
+    }
+    const { stream, nativeCalls, truncated } = collected;
+    // A call is resolved against the whole catalogue: a tool that exists but was not offered still runs.
+    const callable = findTools ? [...catalogue, findTools] : catalogue;
+    return { text: stream.text, nativeCalls, truncated, stream, callable };
+  }
+
+  /** One model request, with `think` as the model allows; its reply streamed as events, then what it cost. */
+  private async *request(step: number, request: LlmRequest): AsyncGenerator<TurnEvent, CollectedChunks> {
+    const { llm, numCtx } = this.options;
+    const { think, notice } = await this.think.forRequest(llm.model, () => llm.capabilities());
+    if (notice !== undefined) {
+      this.options.log.warn(notice);
+      yield { type: 'notice', text: notice, warning: true };
+    }
+    const began = performance.now();
+    const collected = yield* collectReply(
+      llm.chat(think === undefined ? request : { ...request, think }),
+      step,
+      numCtx,
+    );
+    const durationMs = Math.round(performance.now() - began);
+    yield { type: 'model-reply', raw: collected.stream.text, step, durationMs, usage: collected.usage };
+    return collected;
+  }
+
+  /**
+   * The answer under `format` (see answer-format.ts): the draft, when there is one, asked for once
+   * more as JSON. The reply is the answer whatever it holds: no tools were offered, so nothing in
+   * it is parsed for calls; whether it conforms is for the caller to check.
+   */
+  private async *finishFormatted(
+    step: number,
+    draft: string | undefined,
+    records: ToolCallRecord[],
+    signal?: AbortSignal,
+  ): AsyncGenerator<TurnEvent> {
+    const format = this.options.answerFormat as JsonSchema;
+    const prompt = answerPrompt(format, draft);
+    const history = this.conversation.window(prompt.system, answerHistoryTokens(this.options.numCtx, prompt));
+    const messages = [...history, ...prompt.followUp];
+    const { stream } = yield* this.request(step, { messages, format, signal });
+    const answer = stream.visibleText.trim();
+    const unshown = stream.remainder(answer);
+    if (unshown) yield { type: 'assistant-delta', text: unshown };
+    this.conversation.add({ role: 'assistant', content: answer });
+    yield { type: 'final', answer, steps: step, toolCalls: records };
+  }
+
+  private async *runCalls(
+    plan: Extract<ReplyPlan, { type: 'calls' }>,
+    reply: CollectedReply,
+    step: number,
+    records: ToolCallRecord[],
+    failures: TurnFailures,
+    signal?: AbortSignal,
+  ): AsyncGenerator<TurnEvent> {
+    this.conversation.add({
+      role: 'assistant',
+      // Reasoning written inline (`<think>…`) is never sent back as what the model said.
+      content: reply.stream.visibleText,
+      toolCalls: plan.native ? reply.nativeCalls : undefined,
+    });
+    if (plan.correction !== undefined) yield { type: 'malformed-call', hint: plan.correction, step };
+    const results = yield* this.calls.run(plan.calls, step, failures, signal);
+    for (const [index, planned] of plan.calls.entries()) {
+      const { call } = planned;
+      const result = results[index] as ToolResult;
+      records.push(toRecord(call, result));
+      if (!planned.refusal && !isFindTools(call)) this.options.toolSelection.noteUsed(call);
+      this.conversation.add(resultMessage(call, result, plan.native));
+    }
+    if (plan.correction !== undefined && plan.calls.length === 0) {
+      this.conversation.add({ role: 'user', toolResult: true, content: plan.correction });
+    }
+  }
+
+  /** Forgets the conversation and the tools it used or found. */
+  clear(): void {
+    this.conversation.clear();
+    this.options.toolSelection.clear();
+  }
+
+  /** Forgets what was learned about the model (after switching models). */
+  resetModelState(): void {
+    this.protocol = undefined;
+  }
+
+  private async currentProtocol(): Promise<ToolProtocol> {
+    if (this.protocol) return this.protocol;
+    const mode = this.options.toolMode;
+    // `auto` takes native calls when the model has them; it never picks XML, which is asked for by name.
+    const native = mode === 'auto' && (await this.options.llm.capabilities()).tools;
+    this.protocol = toolProtocol(mode === 'auto' ? (native ? 'native' : 'json') : mode);
+    return this.protocol;
+  }
+}
+
+function errorEvent(error: unknown): TurnEvent {
+  if (error instanceof McpChatError) return { type: 'error', message: error.message, hint: error.hint };
+  return { type: 'error', message: error instanceof Error ? error.message : String(error) };
+}
