@@ -41,15 +41,11 @@ interface AskOutcome extends AskEnd {
   toolCalls: ToolCallRecord[];
 }
 
-/** Approvals answered, and what goes to stderr: stdout is the printer's (ask-output.ts). */
-function printEvent(event: TurnEvent, runtime: Runtime, output: Output, options: AskOptions): void {
+/** What goes to stderr: stdout is the printer's (ask-output.ts). */
+function printEvent(event: TurnEvent, runtime: Runtime, output: Output): void {
   switch (event.type) {
     case 'thought':
       if (runtime.debug) output.stderr(`[debug] ${thoughtLine(event.durationMs)}:\n${event.text}\n`);
-      return;
-    case 'approval-request':
-      // A script has no one to ask: --yes is the answer given in advance.
-      event.answer(options.yes === true ? 'once' : 'deny');
       return;
     case 'tool-result':
       if (output.stderrIsTty) output.stderr(`${formatToolLine(event.call, event.result)}\n`);
@@ -79,6 +75,7 @@ function printEvent(event: TurnEvent, runtime: Runtime, output: Output, options:
       return;
     case 'assistant-delta':
     case 'thinking-delta':
+    case 'approval-request':
     case 'tool-call':
     case 'final':
     case 'cancelled':
@@ -100,7 +97,8 @@ function outcomeOf(event: TurnEvent): AskOutcome | undefined {
     }
     case 'error': {
       const error = { type: 'turn', message: event.message };
-      return { exitCode: event.usage ? ExitCode.usage : ExitCode.runtime, answer: '', steps: 0, toolCalls: [], error };
+      const usage = event.kind === 'usage' || event.kind === 'missing-arguments';
+      return { exitCode: usage ? ExitCode.usage : ExitCode.runtime, answer: '', steps: 0, toolCalls: [], error };
     }
     case 'cancelled':
       return { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [], error: CANCELLED };
@@ -169,7 +167,9 @@ export async function askCommand(
       const transcript = new TurnTranscript(prompt);
       let outcome: AskOutcome | undefined;
       for await (const event of session.runTurn(prompt)) {
-        printEvent(event, runtime, output, options);
+        // A script has no one to ask: --yes is the answer given in advance.
+        if (event.type === 'approval-request') session.answer(event.id, options.yes === true ? 'once' : 'deny');
+        printEvent(event, runtime, output);
         printer.event(event);
         if (event.type === 'tools-offered') toolsOffered.push({ step: event.step, ...event.offer });
         outcome ??= outcomeOf(event);

@@ -40,7 +40,7 @@ export type StreamLine =
   | ({ type: 'result'; status: 'success' | 'error'; error?: AskEnd['error'] } & AskSummary);
 
 /** The line for a turn event, or none: what only debug shows stays on stderr. */
-function lineFor(event: TurnEvent, toolId: (call: ToolCall) => string): StreamLine | undefined {
+function lineFor(event: TurnEvent): StreamLine | undefined {
   switch (event.type) {
     case 'assistant-delta':
       return { type: 'message', role: 'assistant', content: event.text, delta: true };
@@ -49,11 +49,11 @@ function lineFor(event: TurnEvent, toolId: (call: ToolCall) => string): StreamLi
     case 'tool-call': {
       const { call } = event;
       const name = displayName(call);
-      return { type: 'tool_use', tool_name: name, tool_id: toolId(call), parameters: call.arguments, ...ref(call) };
+      return { type: 'tool_use', tool_name: name, tool_id: event.id, parameters: call.arguments, ...ref(call) };
     }
     case 'tool-result': {
       const { result } = event;
-      const common = { type: 'tool_result', tool_id: toolId(event.call), duration_ms: result.durationMs } as const;
+      const common = { type: 'tool_result', tool_id: event.id, duration_ms: result.durationMs } as const;
       return result.isError
         ? { ...common, status: 'error', error: { type: 'tool_error', message: result.forModel } }
         : { ...common, status: 'success', output: result.forModel };
@@ -85,8 +85,8 @@ function lineFor(event: TurnEvent, toolId: (call: ToolCall) => string): StreamLi
 const ref = (call: ToolCall): { server: string; tool: string } => ({ server: call.server, tool: call.tool });
 
 export class StreamJsonPrinter implements AskPrinter {
-  /** Calls carry no id of their own: each gets one when first seen (a refused call's result may come first). */
-  private readonly ids = new Map<ToolCall, string>();
+  /** Calls whose `tool_use` line is out: each result follows its call's line. */
+  private readonly started = new Set<string>();
   /** An `error` line has said why the turn failed: the result need not say it again in a line. */
   private failureSaid = false;
 
@@ -105,15 +105,6 @@ export class StreamJsonPrinter implements AskPrinter {
     this.writeLine(this.encode({ type, timestamp: this.now(), ...fields }));
   }
 
-  private readonly toolId = (call: ToolCall): string => {
-    let id = this.ids.get(call);
-    if (id === undefined) {
-      id = `call_${this.ids.size + 1}`;
-      this.ids.set(call, id);
-    }
-    return id;
-  };
-
   start(start: AskStart): void {
     const servers = start.servers.map((status) => ({
       name: status.name,
@@ -126,10 +117,11 @@ export class StreamJsonPrinter implements AskPrinter {
   }
 
   event(event: TurnEvent): void {
-    if (event.type === 'tool-result' && !this.ids.has(event.call))
-      this.event({ type: 'tool-call', call: event.call, step: event.step });
+    if (event.type === 'tool-result' && !this.started.has(event.id))
+      this.event({ type: 'tool-call', id: event.id, call: event.call, step: event.step });
+    if (event.type === 'tool-call') this.started.add(event.id);
     if (event.type === 'assistant-delta' && this.wholeAnswer) return;
-    const line = lineFor(event, this.toolId);
+    const line = lineFor(event);
     if (line) this.emit(line);
   }
 

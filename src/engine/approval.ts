@@ -1,7 +1,7 @@
 /**
  * Which calls wait for the user, and how the turn waits. The rule comes from the session
  * (the host's policy); an "always" answer stops the asking for that tool for the rest of
- * the chatbot's life. The question itself is a turn event whose `answer` settles it.
+ * the chatbot's life. The question itself is a turn event, answered by its id (question-book.ts).
  */
 import { displayName } from '../vocabulary/tool-naming.js';
 import type { ApprovalDecision, ToolCall } from '../vocabulary/types.js';
@@ -21,20 +21,4 @@ export class Approvals {
   record(call: ToolCall, decision: ApprovalDecision): void {
     if (decision === 'always') this.alwaysAllowed.add(displayName(call));
   }
-}
-
-export interface PendingAnswer {
-  answer: (decision: ApprovalDecision) => void;
-  /** The first answer given; a refusal if the signal aborts first. */
-  decision: Promise<ApprovalDecision>;
-}
-
-export function pendingAnswer(signal?: AbortSignal): PendingAnswer {
-  let answer: (decision: ApprovalDecision) => void = () => undefined;
-  const decision = new Promise<ApprovalDecision>((resolve) => {
-    answer = resolve;
-  });
-  if (signal?.aborted) answer('deny');
-  else signal?.addEventListener('abort', () => answer('deny'), { once: true });
-  return { answer, decision };
 }

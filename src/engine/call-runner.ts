@@ -5,12 +5,13 @@
  * finishes; all are returned in the order the calls were written, as the model expects them.
  * A call that has already failed twice this turn with the same arguments is not run again.
  */
-import { type Approvals, pendingAnswer } from './approval.js';
+import type { Approvals } from './approval.js';
 import type { PlannedCall } from './reply-interpreter.js';
 import { EventChannel } from './event-channel.js';
 import { deniedResult, errorResult } from './tool-execution.js';
 import { displayName } from '../vocabulary/tool-naming.js';
-import type { ApprovalDecision, ToolCall, ToolHost, ToolResult, TurnEvent } from '../vocabulary/types.js';
+import type { ApprovalDecision, CallId, ToolCall, ToolHost, ToolResult, TurnEvent } from '../vocabulary/types.js';
+import type { QuestionBook } from './question-book.js';
 
 /** Failures of one call with the same arguments, within a turn, after which it is not run again. */
 const MAX_SAME_FAILURES = 2;
@@ -18,7 +19,17 @@ const MAX_SAME_FAILURES = 2;
 export interface CallRunnerOptions {
   host: ToolHost;
   approvals: Approvals;
+  /** Where approval questions wait for their answer. */
+  questions: QuestionBook;
   maxParallel: number;
+  /** A new id for each call, unique in the session. */
+  newCallId: () => CallId;
+}
+
+/** One call of the reply with the id its events carry. */
+interface IdentifiedCall {
+  id: CallId;
+  planned: PlannedCall;
 }
 
 /** What one turn remembers of its calls: the loop guard's failure counts. */
@@ -81,7 +92,13 @@ async function* asCompleted(
 interface RunningCalls {
   signal: AbortSignal | undefined;
   events: EventChannel<TurnEvent>;
-  callTool: (call: ToolCall) => Promise<ToolResult>;
+  callTool: (call: IdentifiedCall) => Promise<ToolResult>;
+}
+
+/** What became of one call of the reply, by its id. */
+export interface CallOutcome {
+  id: CallId;
+  result: ToolResult;
 }
 
 export class CallRunner {
@@ -97,68 +114,77 @@ export class CallRunner {
     return !settledResult(planned, failures) && !this.options.approvals.needed(call) && this.readOnly(call);
   }
 
-  /** Runs every call of the reply; the results, in the order the calls were written. */
+  /** Runs every call of the reply; what became of each, in the order the calls were written. */
   async *run(
-    calls: PlannedCall[],
+    plannedCalls: PlannedCall[],
     step: number,
     failures: TurnFailures,
     signal?: AbortSignal,
-  ): AsyncGenerator<TurnEvent, ToolResult[]> {
-    const results: ToolResult[] = [];
+  ): AsyncGenerator<TurnEvent, CallOutcome[]> {
+    const calls = plannedCalls.map((planned): IdentifiedCall => ({ id: this.options.newCallId(), planned }));
+    const outcomes: CallOutcome[] = [];
     const finish = (index: number, result: ToolResult): TurnEvent => {
-      const { call } = calls[index] as PlannedCall;
-      failures.record(call, result);
-      results[index] = result;
-      return { type: 'tool-result', call, result, step };
+      const { id, planned } = calls[index] as IdentifiedCall;
+      failures.record(planned.call, result);
+      outcomes[index] = { id, result };
+      return { type: 'tool-result', id, call: planned.call, result, step };
     };
+    const started = ({ id, planned }: IdentifiedCall): TurnEvent => ({
+      type: 'tool-call',
+      id,
+      call: planned.call,
+      step,
+    });
     const events = new EventChannel<TurnEvent>();
-    const callTool = (call: ToolCall): Promise<ToolResult> =>
+    const callTool = ({ id, planned: { call } }: IdentifiedCall): Promise<ToolResult> =>
       this.options.host.callTool(call, signal, (progress) =>
-        events.push({ type: 'tool-progress', call, progress, step }),
+        events.push({ type: 'tool-progress', id, call, progress, step }),
       );
-    const parallel = calls.flatMap((planned, index) => (this.together(planned, failures) ? [index] : []));
-    for (const index of parallel) yield { type: 'tool-call', call: (calls[index] as PlannedCall).call, step };
-    const tasks = parallel.map((index) => () => callTool((calls[index] as PlannedCall).call));
+    const parallel = calls.flatMap((identified, index) => (this.together(identified.planned, failures) ? [index] : []));
+    for (const index of parallel) yield started(calls[index] as IdentifiedCall);
+    const tasks = parallel.map((index) => () => callTool(calls[index] as IdentifiedCall));
     for await (const item of asCompleted(tasks, this.options.maxParallel, events)) {
       if (Array.isArray(item)) yield finish(parallel[item[0]] as number, item[1]);
       else yield item;
     }
     signal?.throwIfAborted();
-    for (const [index, planned] of calls.entries()) {
+    for (const [index, identified] of calls.entries()) {
       if (parallel.includes(index)) continue;
-      yield { type: 'tool-call', call: planned.call, step };
-      const result = yield* this.runOne(planned, step, failures, { signal, events, callTool });
+      yield started(identified);
+      const result = yield* this.runOne(identified, step, failures, { signal, events, callTool });
       signal?.throwIfAborted();
       yield finish(index, result);
     }
-    return results;
+    return outcomes;
   }
 
   /** One call in order: settled without running, refused by the user, or run (its progress reported as it comes). */
   private async *runOne(
-    planned: PlannedCall,
+    identified: IdentifiedCall,
     step: number,
     failures: TurnFailures,
     running: RunningCalls,
   ): AsyncGenerator<TurnEvent, ToolResult> {
+    const { planned } = identified;
     const settled = settledResult(planned, failures);
     if (settled) return settled;
     const { call } = planned;
     if (this.options.approvals.needed(call)) {
-      const decision = yield* this.askApproval(call, step, running.signal);
+      const decision = yield* this.askApproval(identified, step, running.signal);
       if (decision === 'deny') return deniedResult(call);
     }
-    return yield* running.events.until(running.callTool(call));
+    return yield* running.events.until(running.callTool(identified));
   }
 
+  /** Asks whether the call may run, and waits for the answer by the question's id. */
   private async *askApproval(
-    call: ToolCall,
+    { id: callId, planned: { call } }: IdentifiedCall,
     step: number,
     signal?: AbortSignal,
   ): AsyncGenerator<TurnEvent, ApprovalDecision> {
-    const pending = pendingAnswer(signal);
-    yield { type: 'approval-request', call, step, answer: pending.answer };
-    const decision = await pending.decision;
+    const { question, answered } = this.options.questions.open({ kind: 'approval', callId, call }, signal);
+    yield { type: 'approval-request', id: question.id, callId, call, step };
+    const decision = await answered;
     this.options.approvals.record(call, decision);
     return decision;
   }

@@ -4,11 +4,12 @@
  * reply asks for are run by `CallRunner`); a failed or cancelled turn leaves the history as it
  * was before the turn.
  */
-import { McpChatError, OllamaError } from '../shared/errors.js';
+import { ExitCode, McpChatError, OllamaError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { type ApprovalRule, Approvals } from './approval.js';
-import { CallRunner, TurnFailures } from './call-runner.js';
-import { accountFor, checkMessageFits, historyTokens } from './context-account.js';
+import { type CallOutcome, CallRunner, TurnFailures } from './call-runner.js';
+import { QuestionBook } from './question-book.js';
+import { accountFor, checkMessageFits, ContextOverflowError, historyTokens } from './context-account.js';
 import { Conversation } from './conversation.js';
 import { interpretReply, type ReplyPlan } from './reply-interpreter.js';
 import { answerHistoryTokens, answerPrompt } from './answer-format.js';
@@ -29,9 +30,9 @@ import type {
   ToolCallRecord,
   ToolHost,
   ToolMode,
-  ToolResult,
   ToolSpec,
   ThinkSetting,
+  TurnErrorKind,
   TurnEvent,
 } from '../vocabulary/types.js';
 
@@ -47,6 +48,8 @@ export interface ChatbotOptions {
   toolSelection: ToolSelection;
   /** Which calls wait for the user: each becomes an `approval-request` event. */
   approvalRule: ApprovalRule;
+  /** Where approval questions wait for their answer by id; the chatbot's own when not given. */
+  questions?: QuestionBook;
   /** Read-only calls of one reply that may run at once. */
   maxParallel: number;
   /** Every configured server, running or not: a call that names one never runs elsewhere. */
@@ -79,10 +82,15 @@ export class MCPChatbot {
   /** How tools reach the model; decided on first use, and text JSON if the model refuses tools. */
   private protocol: ToolProtocol | undefined;
   readonly think: ThinkControl;
+  /** The questions its turns wait on: an `approval-request` is answered here, by its id. */
+  readonly questions: QuestionBook;
+  /** Calls made in this chatbot's life: each call's id is `call_<n>`. */
+  private callsMade = 0;
 
   constructor(private readonly options: ChatbotOptions) {
     this.conversation = new Conversation(options.maxMessages);
     this.think = new ThinkControl(options.think);
+    this.questions = options.questions ?? new QuestionBook();
     const { host, toolSelection } = options;
     this.calls = new CallRunner({
       // `find_tools` is answered here, from the catalogue; every other call goes to its server.
@@ -92,7 +100,9 @@ export class MCPChatbot {
           isFindTools(call) ? toolSelection.find(call, signal) : host.callTool(call, signal, onProgress),
       },
       approvals: new Approvals((call) => !isFindTools(call) && options.approvalRule(call)),
+      questions: this.questions,
       maxParallel: options.maxParallel,
+      newCallId: () => `call_${++this.callsMade}`,
     });
   }
 
@@ -231,11 +241,11 @@ export class MCPChatbot {
       toolCalls: plan.native ? reply.nativeCalls : undefined,
     });
     if (plan.correction !== undefined) yield { type: 'malformed-call', hint: plan.correction, step };
-    const results = yield* this.calls.run(plan.calls, step, failures, signal);
+    const outcomes = yield* this.calls.run(plan.calls, step, failures, signal);
     for (const [index, planned] of plan.calls.entries()) {
       const { call } = planned;
-      const result = results[index] as ToolResult;
-      records.push(toRecord(call, result));
+      const { id, result } = outcomes[index] as CallOutcome;
+      records.push(toRecord(id, call, result));
       if (!planned.refusal && !isFindTools(call)) this.options.toolSelection.noteUsed(call);
       this.conversation.add(resultMessage(call, result, plan.native));
     }
@@ -265,7 +275,23 @@ export class MCPChatbot {
   }
 }
 
+/** What an Ollama failure means for the turn. */
+const OLLAMA_KINDS = {
+  unreachable: 'unreachable',
+  'model-missing': 'model-missing',
+  'no-tool-support': 'model-failed',
+  'request-failed': 'model-failed',
+} as const satisfies Record<OllamaError['kind'], TurnErrorKind>;
+
+function errorKind(error: unknown): TurnErrorKind {
+  if (error instanceof OllamaError) return OLLAMA_KINDS[error.kind];
+  if (error instanceof ContextOverflowError) return 'context-overflow';
+  if (error instanceof McpChatError && error.exitCode === ExitCode.usage) return 'usage';
+  return 'failed';
+}
+
 function errorEvent(error: unknown): TurnEvent {
-  if (error instanceof McpChatError) return { type: 'error', message: error.message, hint: error.hint };
-  return { type: 'error', message: error instanceof Error ? error.message : String(error) };
+  const kind = errorKind(error);
+  if (error instanceof McpChatError) return { type: 'error', kind, message: error.message, hint: error.hint };
+  return { type: 'error', kind, message: error instanceof Error ? error.message : String(error) };
 }

@@ -4,7 +4,7 @@
  * `tool` message for native calls, a labelled user message for calls written as text.
  */
 import { displayName, modelName } from '../vocabulary/tool-naming.js';
-import type { ChatMessage, ToolCall, ToolCallRecord, ToolResult } from '../vocabulary/types.js';
+import type { CallId, ChatMessage, ToolCall, ToolCallRecord, ToolResult } from '../vocabulary/types.js';
 
 export function errorResult(text: string): ToolResult {
   return { isError: true, forModel: text, durationMs: 0 };
@@ -16,8 +16,9 @@ export function deniedResult(call: ToolCall): ToolResult {
   );
 }
 
-export function toRecord(call: ToolCall, result: ToolResult): ToolCallRecord {
+export function toRecord(id: CallId, call: ToolCall, result: ToolResult): ToolCallRecord {
   return {
+    id,
     server: call.server,
     tool: call.tool,
     arguments: call.arguments,

@@ -8,7 +8,8 @@ import { createOllamaClient } from '../ollama/client.js';
 import { ChatSession, NoticeFeed, OffersFeed, ServerRequestFeed, StatusFeed } from './chat-session.js';
 import { openUrl } from './open-url.js';
 import type { Runtime } from './runtime.js';
-import { QuestionSlot, ServerRequestGate } from './server-request-gate.js';
+import { ServerRequestGate } from './server-request-gate.js';
+import { QuestionBook } from '../engine/question-book.js';
 import type { SessionKeeper } from '../state/session-keeper.js';
 
 /** The REPL's session: servers not started yet (the caller starts them behind the first frame). */
@@ -16,7 +17,7 @@ export function openChatSession(runtime: Runtime, keeper?: SessionKeeper): { ses
   const status = new StatusFeed();
   const notices = new NoticeFeed();
   const offersChanged = new OffersFeed();
-  const questions = new QuestionSlot();
+  const questions = new QuestionBook();
   const records = new ServerRequestFeed();
   const { servers, roots } = runtime.config;
   const llm = createOllamaClient(runtime.config.ollama, runtime.log);

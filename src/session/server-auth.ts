@@ -27,6 +27,6 @@ export async function authorizeServer(session: ChatSession, name: string): Promi
     throw new Error(`${server.name}: ${redactSecrets(hideSecrets(errorMessage(error), server))}`, { cause: error });
   }
   // A server that failed for want of a token is started again; one that was up takes the new token.
-  await session.setServerEnabled(server.name, false);
-  return session.setServerEnabled(server.name, true);
+  await session.servers.setServerEnabled(server.name, false);
+  return session.servers.setServerEnabled(server.name, true);
 }

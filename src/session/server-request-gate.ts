@@ -19,60 +19,20 @@ import {
   type UrlRequest,
 } from '../vocabulary/server-requests.js';
 import type { ServerConfig, ServerRequestPolicy } from '../config/types.js';
+import type { QuestionBook } from '../engine/question-book.js';
 import type { Logger } from '../shared/log.js';
 import { chooseModel, sample, type SamplerModel } from './sampler.js';
-
-export type SamplingApproval = 'once' | 'always' | 'deny';
-
-/** What a front end with a person at it asks; each question ends when `signal` aborts (the server withdrew). */
-export interface UserQuestions {
-  approveSampling(request: SamplingRequest, model: string, signal: AbortSignal): Promise<SamplingApproval>;
-  /** The completion, before it goes back to the server: true sends it. */
-  reviewCompletion(request: SamplingRequest, result: SamplingResult, signal: AbortSignal): Promise<boolean>;
-  fillForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer>;
-  /** True when the user agrees to open the URL. */
-  approveUrl(request: UrlRequest, signal: AbortSignal): Promise<boolean>;
-}
-
-/**
- * Where the gate's questions go once a screen can ask them (the REPL attaches itself when it
- * mounts); until then, and after, every request is refused.
- */
-export class QuestionSlot implements UserQuestions {
-  private asker: UserQuestions | undefined;
-
-  /** Returns the detach. */
-  attach(asker: UserQuestions): () => void {
-    this.asker = asker;
-    return () => {
-      if (this.asker === asker) this.asker = undefined;
-    };
-  }
-
-  approveSampling(request: SamplingRequest, model: string, signal: AbortSignal): Promise<SamplingApproval> {
-    return this.asker ? this.asker.approveSampling(request, model, signal) : Promise.resolve('deny');
-  }
-
-  reviewCompletion(request: SamplingRequest, result: SamplingResult, signal: AbortSignal): Promise<boolean> {
-    return this.asker ? this.asker.reviewCompletion(request, result, signal) : Promise.resolve(false);
-  }
-
-  fillForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer> {
-    return this.asker ? this.asker.fillForm(request, signal) : Promise.resolve({ action: 'cancel' });
-  }
-
-  approveUrl(request: UrlRequest, signal: AbortSignal): Promise<boolean> {
-    return this.asker ? this.asker.approveUrl(request, signal) : Promise.resolve(false);
-  }
-}
 
 export interface GateOptions {
   servers: ServerConfig[];
   /** The model that answers sampling; made only when a server first asks (a script may never need it). */
   model: () => SamplerModel;
   log: Logger;
-  /** A person to ask (the REPL); none in scripts. */
-  questions?: UserQuestions;
+  /**
+   * Where a person is asked (the REPL, an editor, a browser), by question id; none in scripts. A
+   * question is asked only while a front end listens to it: until then the request is a script's.
+   */
+  questions?: QuestionBook;
   /** `--yes`: a script's sampling under `ask` runs. */
   yes?: boolean;
   /** A line for the user about a request declined with no one to ask (a script's stderr). */
@@ -113,6 +73,12 @@ export class ServerRequestGate implements ServerRequestHandler {
   /** A reloaded config's entries: their policies count from the next request. */
   useServers(servers: ServerConfig[]): void {
     this.servers = servers;
+  }
+
+  /** Where a person can be asked now: a front end listens for questions. */
+  private person(): QuestionBook | undefined {
+    const { questions } = this.options;
+    return questions?.listening ? questions : undefined;
   }
 
   private policy(server: string, kind: 'sampling' | 'elicitation'): ServerRequestPolicy {
@@ -163,7 +129,7 @@ export class ServerRequestGate implements ServerRequestHandler {
     if (policy === 'deny') throw new DeclinedRequest(`sampling is denied for ${server} in the config`);
     const llm = this.options.model();
     const model = await chooseModel(request.modelHints, llm);
-    const { questions } = this.options;
+    const questions = this.person();
     const asks = policy === 'ask' && !this.alwaysSample.has(server);
     if (asks && !questions && !this.options.yes) {
       this.options.notify(
@@ -173,14 +139,14 @@ export class ServerRequestGate implements ServerRequestHandler {
       throw new DeclinedRequest('sampling needs the user’s approval, and this run cannot ask');
     }
     if (asks && questions) {
-      const approval = await questions.approveSampling(request, model, signal);
+      const approval = await questions.ask({ kind: 'sampling', request, model }, signal).answered;
       if (approval === 'deny') throw new DeclinedRequest('the user declined the sampling request');
       if (approval === 'always') this.alwaysSample.add(server);
     }
     this.options.log.info({ server, model, maxTokens: request.maxTokens }, 'sampling for a server');
     const result = await this.generate(request, model, llm, signal);
     // Under `ask` the user sees what goes back before it goes; `allow` said they need not.
-    if (policy === 'ask' && questions && !(await questions.reviewCompletion(request, result, signal)))
+    if (policy === 'ask' && questions && !(await questions.ask({ kind: 'review', request, result }, signal).answered))
       throw new DeclinedRequest('the user did not send the completion');
     return result;
   }
@@ -212,8 +178,8 @@ export class ServerRequestGate implements ServerRequestHandler {
     const { server } = request;
     const policy = this.policy(server, 'elicitation');
     if (policy === 'deny') return { action: 'decline' };
-    const { questions } = this.options;
-    if (questions) return questions.fillForm(request, signal);
+    const questions = this.person();
+    if (questions) return questions.ask({ kind: 'form', request }, signal).answered;
     const defaults = policy === 'allow' ? defaultsOf(request.fields) : undefined;
     if (defaults) return { action: 'accept', content: defaults };
     this.options.notify(
@@ -227,13 +193,13 @@ export class ServerRequestGate implements ServerRequestHandler {
   private async decideUrl(request: UrlRequest, signal: AbortSignal): Promise<UrlAnswer> {
     const { server } = request;
     if (this.policy(server, 'elicitation') === 'deny') return 'decline';
-    const { questions } = this.options;
+    const questions = this.person();
     if (!questions) {
-      this.options.notify(`${server} asked you to open ${request.url}; declined: a script never opens a browser.`);
+      this.options.notify(`${server} asked you to open ${request.url}; declined: no one is here to say yes.`);
       return 'decline';
     }
     // Even under `allow` the user says yes first: a URL opens a browser on their machine.
-    if (!(await questions.approveUrl(request, signal))) return 'decline';
+    if (!(await questions.ask({ kind: 'url', request }, signal).answered)) return 'decline';
     await this.options.openUrl(request.url);
     this.openedUrls.set(`${server} ${request.elicitationId}`, request.url);
     return 'accept';

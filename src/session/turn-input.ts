@@ -4,8 +4,8 @@
  * input; `@server:uri` in a message attaches the resource's text. Anything else is the message as
  * typed. A prompt or a resource that cannot be had is an error before the model sees anything.
  */
-import { type MissingArguments, type PromptInfo, promptUsage } from '../vocabulary/offers.js';
-import type { ChatMessage } from '../vocabulary/types.js';
+import { type PromptInfo, promptUsage } from '../vocabulary/offers.js';
+import type { ChatMessage, TurnEvent } from '../vocabulary/types.js';
 import { errorMessage } from '../shared/errors.js';
 
 /** What resolving needs from the host. */
@@ -17,8 +17,8 @@ export interface OfferHost {
 
 export type ResolvedInput =
   | { type: 'messages'; messages: ChatMessage[]; notices: string[] }
-  /** `usage`: the line itself is wrong (a missing argument), which a script reports with exit 2. */
-  | { type: 'error'; message: string; hint?: string; usage: boolean; missing?: MissingArguments };
+  /** The line itself is wrong (`usage`, a missing argument), or what it names could not be had. */
+  | Extract<TurnEvent, { type: 'error' }>;
 
 /** Resources one message may attach, and characters of each: a mention must not flood the context. */
 const MAX_MENTIONS = 5;
@@ -64,27 +64,27 @@ async function runPrompt(
   const usage = `Usage: ${promptUsage(prompt)}`;
   const typed = parseArguments(argumentText);
   if (typeof typed === 'string')
-    return { type: 'error', message: `prompt arguments are key=value, not "${typed}"`, hint: usage, usage: true };
+    return { type: 'error', message: `prompt arguments are key=value, not "${typed}"`, hint: usage, kind: 'usage' };
   const args = { ...typed, ...given };
   const known = new Set(prompt.arguments.map((arg) => arg.name));
   const unknown = Object.keys(args).filter((name) => !known.has(name));
   if (unknown.length > 0) {
     const message = `${prompt.server}:${prompt.name} has no argument ${unknown.map((name) => `"${name}"`).join(', ')}`;
-    return { type: 'error', message, hint: usage, usage: true };
+    return { type: 'error', message, hint: usage, kind: 'usage' };
   }
   const missing = prompt.arguments.filter((arg) => arg.required && !(arg.name in args));
   if (missing.length > 0) {
     const names = missing.map((arg) => (arg.description ? `${arg.name} (${arg.description})` : arg.name));
     const message = `${prompt.server}:${prompt.name} needs ${names.join(', ')}`;
     const asked = { prompt: `${prompt.server}:${prompt.name}`, arguments: missing };
-    return { type: 'error', message, hint: usage, usage: true, missing: asked };
+    return { type: 'error', message, kind: 'missing-arguments', hint: usage, missing: asked };
   }
   try {
     const messages = await host.getPrompt(prompt.server, prompt.name, args);
     const count = `${messages.length} message${messages.length === 1 ? '' : 's'}`;
     return { type: 'messages', messages, notices: [`prompt ${prompt.server}:${prompt.name}: ${count}`] };
   } catch (error) {
-    return { type: 'error', message: errorMessage(error), usage: false };
+    return { type: 'error', message: errorMessage(error), kind: 'failed' };
   }
 }
 
@@ -98,7 +98,7 @@ async function withResources(text: string, host: OfferHost, servers: string[]): 
   if (distinct.length === 0) return { type: 'messages', messages: [{ role: 'user', content: text }], notices: [] };
   if (distinct.length > MAX_MENTIONS) {
     const message = `a message may attach at most ${MAX_MENTIONS} resources; this one names ${distinct.length}`;
-    return { type: 'error', message, usage: true };
+    return { type: 'error', message, kind: 'usage' };
   }
   const parts = [text];
   const notices: string[] = [];
@@ -112,7 +112,7 @@ async function withResources(text: string, host: OfferHost, servers: string[]): 
         type: 'error',
         message: `could not attach @${server}:${uri}: ${errorMessage(error)}`,
         hint,
-        usage: false,
+        kind: 'failed',
       };
     }
     const cut = resource.length > MAX_RESOURCE_CHARS;
@@ -145,7 +145,7 @@ export async function resolveTurnInput(
         type: 'error',
         message: `more than one server has a prompt "${word}"`,
         hint: `Name one: ${choices}`,
-        usage: true,
+        kind: 'usage',
       };
     }
     if (found) return runPrompt(found, argumentText, given, host);
@@ -155,7 +155,12 @@ export async function resolveTurnInput(
       const theirs = prompts.filter((prompt) => prompt.server.toLowerCase() === server.toLowerCase());
       const hint =
         theirs.length > 0 ? `Its prompts: ${theirs.map((p) => p.name).join(', ')}` : `${server} offers no prompts.`;
-      return { type: 'error', message: `no prompt "${word.slice(colon + 1)}" on server ${server}`, hint, usage: true };
+      return {
+        type: 'error',
+        message: `no prompt "${word.slice(colon + 1)}" on server ${server}`,
+        hint,
+        kind: 'usage',
+      };
     }
   }
   return withResources(text, host, servers);

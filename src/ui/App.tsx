@@ -15,7 +15,7 @@ import { PendingView } from './components/PendingView.js';
 import { PullLine } from './components/PullLine.js';
 import { Prompt } from './components/Prompt.js';
 import { StatusBar } from './components/StatusBar.js';
-import { completionsFor } from './commands.js';
+import { completionsFor } from './command-line.js';
 import { keysInChunk } from './key-chunks.js';
 import { editLine, emptyLine, searchPrompt, type LineState } from './line-editor.js';
 import { useChat, type ChatController } from './use-chat.js';

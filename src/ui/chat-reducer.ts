@@ -15,10 +15,11 @@ import {
   type AskingArguments,
   type ChatState,
 } from './chat-state.js';
-import type { CommandResult, ParsedInput } from './commands.js';
+import type { ParsedInput } from './command-line.js';
+import type { CommandResult } from './command-result.js';
 import type { AllowingDecision, ApprovalActivity, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
-import type { ServerQuestion } from './server-questions.js';
+import type { ScreenQuestion } from './server-questions.js';
 import { applyTurnEvent, type TurnEventAction } from './turn-events.js';
 
 export type ChatAction =
@@ -50,11 +51,11 @@ export type ChatAction =
   | { type: 'argument-answered'; value: string }
   | { type: 'asking-cancelled' }
   /** A server's request for the user: asked now, or after those before it. */
-  | { type: 'question'; question: ServerQuestion }
+  | { type: 'question'; question: ScreenQuestion }
   /** A line answered the question: the form goes on to `next`; `items` show the answer. */
-  | { type: 'question-step'; id: number; next?: ServerQuestion; items: NewHistoryItem[] }
+  | { type: 'question-step'; id: string; next?: ScreenQuestion; items: NewHistoryItem[] }
   /** The question is over (answered, or withdrawn by the server: `note`). */
-  | { type: 'question-done'; id: number; note?: string }
+  | { type: 'question-done'; id: string; note?: string }
   /** A model pull has started or moved on: its progress line is redrawn. */
   | { type: 'pull-progress'; pulling: PullView }
   /** The pull is over (done, cancelled or failed): `items` say how. */
@@ -178,7 +179,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       return state.activity.type === 'approval' ? approvalStep(state, state.activity, action) : state;
     case 'approval-answered':
       return state.activity.type === 'approval'
-        ? { ...state, activity: { type: 'tool', calls: [state.activity.call] } }
+        ? { ...state, activity: { type: 'tool', calls: [{ id: state.activity.callId, call: state.activity.call }] } }
         : state;
     case 'turn-ended':
       return { ...state, activity: { type: 'idle' }, streamed: '' };

@@ -10,7 +10,7 @@ import { formatTime } from '../present/task-list.js';
 import type { PullView } from '../present/pull-progress.js';
 import type { Activity, HistoryItem, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
-import type { ServerQuestion } from './server-questions.js';
+import type { ScreenQuestion } from './server-questions.js';
 
 export interface ChatState {
   /**
@@ -33,7 +33,7 @@ export interface ChatState {
   /** A prompt's required arguments being asked for, one per line, before its turn runs. */
   asking?: AskingArguments | undefined;
   /** Servers' requests waiting for the user; the first is asked, on the input line. */
-  questions: ServerQuestion[];
+  questions: ScreenQuestion[];
   /** A model being pulled (downloaded): its progress line shows, Esc cancels it, and the input waits. */
   pulling?: PullView | undefined;
   /** How full the model's context was at the last request (the status bar shows it). */

@@ -2,7 +2,7 @@
  * What the REPL shows, as data: committed history items (rendered once into the
  * terminal's scrollback by `<Static>`) and the one pending activity that still changes.
  */
-import type { ApprovalDecision, ToolCall, ToolProgress, ToolResult } from '../vocabulary/types.js';
+import type { ApprovalDecision, CallId, QuestionId, ToolCall, ToolProgress, ToolResult } from '../vocabulary/types.js';
 
 export type HistoryItem =
   | { id: number; type: 'banner'; model: string; configSource: string }
@@ -24,18 +24,25 @@ export type Activity =
   /** The model reasons before it answers: its reasoning so far, shown dim until the answer starts. */
   | { type: 'thinking'; text: string }
   /** Calls running now (read-only calls of one reply run together), with the progress each last reported. */
-  | { type: 'tool'; calls: ToolCall[]; progress?: ReadonlyMap<ToolCall, ToolProgress> }
+  | { type: 'tool'; calls: RunningCall[]; progress?: ReadonlyMap<CallId, ToolProgress> }
   | ApprovalActivity;
 
+/** A call on screen, by the id its events carry. */
+export interface RunningCall {
+  id: CallId;
+  call: ToolCall;
+}
+
 /**
- * The turn waits for the user; `answer` is the approval request's own callback. Security: the
+ * The turn waits for the user to answer question `id` about call `callId`. Security: the
  * question takes no answer until `ready` (a moment after it is drawn and after the last key
  * typed ahead), and an allowing answer is a choice confirmed with Enter.
  */
 export interface ApprovalActivity {
   type: 'approval';
+  id: QuestionId;
+  callId: CallId;
   call: ToolCall;
-  answer: (decision: ApprovalDecision) => void;
   ready: boolean;
   choice?: AllowingDecision;
 }

@@ -11,43 +11,47 @@ import type { ChatSession } from '../session/chat-session.js';
 import { OllamaError, errorMessage } from '../shared/errors.js';
 import type { ChatStore } from './chat-store.js';
 import type { NewHistoryItem } from './history.js';
-import type { ServerQuestion } from './server-questions.js';
+import type { ScreenQuestion } from './server-questions.js';
 
-/** These questions are numbered below zero, apart from the servers' (counted up from one). */
-let lastQuestionId = 0;
+/** Offers made in this chat: each offer's question id is `pull_<n>`. */
+let offersMade = 0;
 
 const NOT_STARTED: PullProgress = { status: 'pulling manifest', total: 0, completed: 0, transferred: 0 };
 
-/** Asks whether to pull `model`; a yes pulls it, with the abort controller in `turn` while it runs. */
-export function offerPull(
+type PullQuestion = Extract<ScreenQuestion, { type: 'pull' }>;
+
+/** Asks whether to pull `model`; the answer comes to `answerPull`. */
+export function offerPull(store: ChatStore, model: string): void {
+  const text = `${model} is not pulled. Pull it now? y/n (the size shows once the download starts)`;
+  store.dispatch({ type: 'question', question: { type: 'pull', id: `pull_${++offersMade}`, text, model } });
+}
+
+/** The answer to the offer: a yes pulls the model, with the abort controller in `turn` while it runs. */
+export function answerPull(
   session: ChatSession,
   store: ChatStore,
   turn: MutableRefObject<AbortController | undefined>,
-  model: string,
+  question: PullQuestion,
+  yes: boolean,
 ): void {
-  const id = --lastQuestionId;
-  const text = `${model} is not pulled. Pull it now? y/n (the size shows once the download starts)`;
-  const answer = (yes: boolean): void => {
-    store.dispatch({ type: 'question-done', id });
-    // After the answer's own line reaches the scrollback (it is added once this returns).
-    queueMicrotask(() => {
-      const declined = `${model} not pulled.${stillUsing(session, model)}`;
-      if (yes) void runPull(session, store, turn, model);
-      else store.dispatch({ type: 'add', items: [{ type: 'info', text: declined }] });
+  store.dispatch({ type: 'question-done', id: question.id });
+  const { model } = question;
+  if (yes) void runPull(session, store, turn, model);
+  else
+    store.dispatch({
+      type: 'add',
+      items: [{ type: 'info', text: `${model} not pulled.${stillUsing(session, model)}` }],
     });
-  };
-  const setAside = (): void => store.dispatch({ type: 'question-done', id });
-  store.dispatch({ type: 'question', question: { type: 'pull', id, text, answer, setAside } });
 }
 
 /**
  * The offer does not hold the input line as a server's question does: a line that is not y or n
  * (another command, a message) sets it aside, and goes on as typed. True when it did.
  */
-export function setAsideOffer(question: ServerQuestion, typed: string): boolean {
+export function setAsideOffer(store: ChatStore, question: ScreenQuestion, typed: string): boolean {
   const text = typed.trim();
   if (question.type !== 'pull' || text === '' || /^(y|yes|n|no)$/i.test(text)) return false;
-  question.setAside();
+  store.dispatch({ type: 'question-done', id: question.id });
   return true;
 }
 

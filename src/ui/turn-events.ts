@@ -2,8 +2,8 @@
  * How one turn's events change the REPL's state: streamed prose, tool lines, approval
  * questions, errors. Pure; the part of the chat reducer that reads the chatbot's events.
  */
-import type { ToolCall, TurnEvent } from '../vocabulary/types.js';
-import type { Activity } from './history.js';
+import type { TurnEvent } from '../vocabulary/types.js';
+import type { Activity, RunningCall } from './history.js';
 import { displayName } from '../vocabulary/tool-naming.js';
 import { assertNever } from '../shared/errors.js';
 import { addItems, type ChatState } from './chat-state.js';
@@ -34,7 +34,7 @@ function commitStreamed(state: ChatState): ChatState {
 }
 
 /** The calls the screen shows as running. */
-function running(state: ChatState): ToolCall[] {
+function running(state: ChatState): RunningCall[] {
   return state.activity.type === 'tool' ? state.activity.calls : [];
 }
 
@@ -80,19 +80,24 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
         debug,
         `parsed call: ${displayName(event.call)} ${JSON.stringify(event.call.arguments)}`,
       );
-      return { ...committed, activity: { type: 'tool', calls: [...running(state), event.call] } };
+      const call = { id: event.id, call: event.call };
+      return { ...committed, activity: { type: 'tool', calls: [...running(state), call] } };
     }
     case 'notice':
       return addItems(state, { type: 'info', text: event.text });
     case 'tool-progress': {
-      if (state.activity.type !== 'tool' || !state.activity.calls.includes(event.call)) return state;
-      const progress = new Map(state.activity.progress).set(event.call, event.progress);
+      if (state.activity.type !== 'tool' || !state.activity.calls.some((running) => running.id === event.id))
+        return state;
+      const progress = new Map(state.activity.progress).set(event.id, event.progress);
       return { ...state, activity: { ...state.activity, progress } };
     }
     case 'approval-request':
-      return { ...state, activity: { type: 'approval', call: event.call, answer: event.answer, ready: false } };
+      return {
+        ...state,
+        activity: { type: 'approval', id: event.id, callId: event.callId, call: event.call, ready: false },
+      };
     case 'tool-result': {
-      const still = running(state).filter((call) => call !== event.call);
+      const still = running(state).filter((call) => call.id !== event.id);
       const activity: Activity = still.length > 0 ? { type: 'tool', calls: still } : { type: 'waiting' };
       return { ...addItems(state, { type: 'tool', call: event.call, result: event.result }), activity };
     }

@@ -167,6 +167,8 @@ export interface LlmClient {
 
 /** A record of one executed (or refused) call, as `ask --json` reports it. */
 export interface ToolCallRecord {
+  /** The call's id in the turn's events. */
+  id: CallId;
   server: string;
   tool: string;
   arguments: Record<string, unknown>;
@@ -212,6 +214,30 @@ export interface ToolOffer {
 /** The user's answer to an approval question: run once, run and stop asking for this tool, or refuse. */
 export type ApprovalDecision = 'once' | 'always' | 'deny';
 
+/**
+ * Names one tool call within a session (`call_1`, `call_2`, …): every event about the call carries
+ * it, so a front end, or a wire, follows the call from its start to its result.
+ */
+export type CallId = string;
+
+/** Names one question put to the user within a session (`question_1`, …): it is answered by this id. */
+export type QuestionId = string;
+
+/** Why a turn failed, for whoever decides what to do next (a script's exit code, a status line). */
+export type TurnErrorKind =
+  /** The input itself was wrong (a prompt's argument): a script exits 2. */
+  | 'usage'
+  /** The message does not fit the model's context. */
+  | 'context-overflow'
+  /** Ollama does not answer at its URL. */
+  | 'unreachable'
+  /** The model is not pulled. */
+  | 'model-missing'
+  /** The request to the model failed. */
+  | 'model-failed'
+  /** Anything else: a prompt or resource a server could not give, a bug. */
+  | 'failed';
+
 export type TurnEvent =
   | { type: 'assistant-delta'; text: string }
   | { type: 'thinking-delta'; text: string }
@@ -221,21 +247,21 @@ export type TurnEvent =
   | { type: 'model-reply'; raw: string; step: number; durationMs: number; usage?: ModelUsage }
   /** The tools a model request offered, and why each. */
   | { type: 'tools-offered'; step: number; offer: ToolOffer }
-  | { type: 'tool-call'; call: ToolCall; step: number }
+  | { type: 'tool-call'; id: CallId; call: ToolCall; step: number }
   /**
-   * The call needs the user's approval. The turn waits until `answer` is called (or the
-   * turn's signal aborts, which counts as a refusal): every consumer must answer it.
+   * The call `callId` needs the user's approval. The turn waits until the question `id` is answered
+   * through the session (`answer(id, decision)`), or the turn's signal aborts, which refuses it.
    */
-  | { type: 'approval-request'; call: ToolCall; step: number; answer: (decision: ApprovalDecision) => void }
+  | { type: 'approval-request'; id: QuestionId; callId: CallId; call: ToolCall; step: number }
   /** A running call reported progress. */
-  | { type: 'tool-progress'; call: ToolCall; progress: ToolProgress; step: number }
-  | { type: 'tool-result'; call: ToolCall; result: ToolResult; step: number }
+  | { type: 'tool-progress'; id: CallId; call: ToolCall; progress: ToolProgress; step: number }
+  | { type: 'tool-result'; id: CallId; call: ToolCall; result: ToolResult; step: number }
   /** The model's call could not be parsed; it was told how to fix it. */
   | { type: 'malformed-call'; hint: string; step: number }
   | { type: 'final'; answer: string; steps: number; toolCalls: ToolCallRecord[] }
-  /** `usage`: the input itself was wrong (a prompt's missing argument): a script exits 2. */
-  /** `missing`: a prompt's required arguments the line left out, which the REPL asks for. */
-  | { type: 'error'; message: string; hint?: string; usage?: true; missing?: MissingArguments }
+  | { type: 'error'; kind: TurnErrorKind; message: string; hint?: string }
+  /** A prompt's required arguments the line left out, which the REPL asks for (a script: a usage error). */
+  | { type: 'error'; kind: 'missing-arguments'; message: string; hint?: string; missing: MissingArguments }
   /**
    * Something the input brought in (a prompt's messages, an attached resource), said once.
    * `warning`: a setting that could not be honoured (`think` for a model that cannot think).

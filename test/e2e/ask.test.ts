@@ -60,6 +60,7 @@ describe('mcp-chat ask', () => {
     expect(output).toMatchObject({ answer: 'The product is 7006652.', model: 'llama3.2', steps: 2 });
     expect(output.toolCalls).toEqual([
       {
+        id: 'call_1',
         server: 'calculator',
         tool: 'evaluate',
         arguments: { expression: '1234*5678' },

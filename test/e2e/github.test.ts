@@ -197,6 +197,7 @@ describe('mcp-chat ask with the GitHub server', () => {
     expect(output.steps).toBe(2);
     expect(output.toolCalls).toEqual([
       {
+        id: 'call_1',
         server: 'github',
         tool: 'get_file_content',
         arguments: READ_ARGS,

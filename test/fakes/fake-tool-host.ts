@@ -3,7 +3,8 @@
  * (arithmetic, an in-memory file store, a call that waits to be cancelled).
  */
 import type { ToolCall, ToolResult, ToolSpec } from '../../src/vocabulary/types.js';
-import type { ServerStatus, SessionHost } from '../../src/session/chat-session.js';
+import type { ServerStatus } from '../../src/session/chat-session.js';
+import { InProcessHost } from './in-process-host.js';
 
 const object = (properties: Record<string, unknown>, required: string[]): ToolSpec['inputSchema'] => ({
   type: 'object',
@@ -46,7 +47,7 @@ function text(forModel: string, isError = false): ToolResult {
   return { isError, forModel, durationMs: 1 };
 }
 
-export class FakeToolHost implements SessionHost {
+export class FakeToolHost extends InProcessHost {
   readonly calls: ToolCall[] = [];
   readonly files = new Map<string, string>();
   cancelled = 0;

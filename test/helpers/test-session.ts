@@ -3,7 +3,7 @@
  * in-process fakes: a runtime with a test config, and approval questions answered as a
  * front end would answer them.
  */
-import type { ApprovalDecision, TurnEvent } from '../../src/vocabulary/types.js';
+import type { ApprovalDecision, QuestionId, TurnEvent } from '../../src/vocabulary/types.js';
 import type { AppConfig } from '../../src/config/types.js';
 import type { Runtime } from '../../src/session/runtime.js';
 import { silentLogger } from '../../src/shared/log.js';
@@ -33,13 +33,20 @@ export function testRuntime(
   return { config, log: silentLogger, debug: false };
 }
 
-/** A turn's events with every approval question answered `decision`, as `ask` answers from --yes. */
+/** What answers a question by its id: a session, or a chatbot's question book. */
+export interface Answerer {
+  answer(id: QuestionId, decision: ApprovalDecision): boolean;
+}
+
+/** A turn's events with every approval question answered `decision` by its id, as `ask` answers from --yes. */
 export async function* answering(
+  answerer: Answerer,
   events: AsyncIterable<TurnEvent>,
   decision: ApprovalDecision,
 ): AsyncGenerator<TurnEvent> {
   for await (const event of events) {
-    if (event.type === 'approval-request') event.answer(decision);
+    if (event.type === 'approval-request' && !answerer.answer(event.id, decision))
+      throw new Error(`no question ${event.id} to answer`);
     yield event;
   }
 }

@@ -3,7 +3,7 @@
  * no React and no terminal. What the screen shows follows from these states alone.
  */
 import { describe, expect, it } from 'vitest';
-import type { ToolCall, TurnEvent } from '../../src/vocabulary/types.js';
+import type { ToolCall, ToolProgress, TurnEvent } from '../../src/vocabulary/types.js';
 import { reduceChat, type ChatAction } from '../../src/ui/chat-reducer.js';
 import { askedArgument, initialChatState, isBusy, staticKey, type ChatState } from '../../src/ui/chat-state.js';
 
@@ -45,8 +45,8 @@ describe('chat reducer', () => {
       start(),
       { type: 'turn-started' },
       event({ type: 'assistant-delta', text: 'Writing it now. ' }),
-      event({ type: 'tool-call', call: write, step: 1 }),
-      event({ type: 'tool-result', call: write, result, step: 1 }),
+      event({ type: 'tool-call', id: 'call_1', call: write, step: 1 }),
+      event({ type: 'tool-result', id: 'call_1', call: write, result, step: 1 }),
     );
     expect(state.items.slice(1)).toEqual([
       { id: 1, type: 'assistant', text: 'Writing it now.' },
@@ -56,13 +56,19 @@ describe('chat reducer', () => {
   });
 
   it('an approval request takes no answer until ready; a key typed ahead makes it wait again', () => {
-    const answers: string[] = [];
-    let state = run(start(), { type: 'turn-started' }, event({ type: 'tool-call', call: write, step: 1 }));
-    state = run(
-      state,
-      event({ type: 'approval-request', call: write, step: 1, answer: (decision) => answers.push(decision) }),
+    let state = run(
+      start(),
+      { type: 'turn-started' },
+      event({ type: 'tool-call', id: 'call_1', call: write, step: 1 }),
     );
-    expect(state.activity).toMatchObject({ type: 'approval', call: write, ready: false });
+    state = run(state, event({ type: 'approval-request', id: 'question_1', callId: 'call_1', call: write, step: 1 }));
+    expect(state.activity).toMatchObject({
+      type: 'approval',
+      id: 'question_1',
+      callId: 'call_1',
+      call: write,
+      ready: false,
+    });
     state = run(state, { type: 'approval-ready' }, { type: 'approval-choice', choice: 'always' });
     expect(state.activity).toMatchObject({ ready: true, choice: 'always' });
     state = run(state, { type: 'approval-typed-ahead' });
@@ -73,25 +79,39 @@ describe('chat reducer', () => {
       type: 'info',
       text: 'file.write_file with every argument:\n{\n  "path": "a.txt",\n  "content": "x"\n}',
     });
-    if (state.activity.type === 'approval') state.activity.answer('once');
     state = run(state, { type: 'approval-answered' });
-    expect(answers).toEqual(['once']);
-    expect(state.activity).toEqual({ type: 'tool', calls: [write] });
+    expect(state.activity).toEqual({ type: 'tool', calls: [{ id: 'call_1', call: write }] });
     // A second answer for a question already answered changes nothing.
     expect(run(state, { type: 'approval-answered' })).toBe(state);
   });
 
   it('a running call shows the progress it last reported; a report for a call not running changes nothing', () => {
     const slow: ToolCall = { server: 'everything', tool: 'trigger-long-running-operation', arguments: {} };
-    let state = run(start(), { type: 'turn-started' }, event({ type: 'tool-call', call: slow, step: 1 }));
-    state = run(state, event({ type: 'tool-progress', call: slow, step: 1, progress: { progress: 1, total: 4 } }));
-    state = run(state, event({ type: 'tool-progress', call: slow, step: 1, progress: { progress: 3, total: 4 } }));
+    let state = run(start(), { type: 'turn-started' }, event({ type: 'tool-call', id: 'call_1', call: slow, step: 1 }));
+    const progress = (id: string, reported: ToolProgress): ChatAction =>
+      event({ type: 'tool-progress', id, call: slow, step: 1, progress: reported });
+    state = run(state, progress('call_1', { progress: 1, total: 4 }), progress('call_1', { progress: 3, total: 4 }));
     expect(state.activity).toEqual({
       type: 'tool',
-      calls: [slow],
-      progress: new Map([[slow, { progress: 3, total: 4 }]]),
+      calls: [{ id: 'call_1', call: slow }],
+      progress: new Map([['call_1', { progress: 3, total: 4 }]]),
     });
-    expect(run(state, event({ type: 'tool-progress', call: write, step: 1, progress: { progress: 1 } }))).toBe(state);
+    expect(run(state, progress('call_2', { progress: 1 }))).toBe(state);
+  });
+
+  it('calls are told apart by id, not by what they ask: two equal calls, each result ends its own', () => {
+    const look: ToolCall = { server: 'file', tool: 'read_file', arguments: { path: 'a.txt' } };
+    const result = { isError: false, forModel: 'a', durationMs: 1 };
+    let state = run(
+      start(),
+      { type: 'turn-started' },
+      event({ type: 'tool-call', id: 'call_1', call: look, step: 1 }),
+      event({ type: 'tool-call', id: 'call_2', call: { ...look }, step: 1 }),
+      event({ type: 'tool-result', id: 'call_2', call: { ...look }, result, step: 1 }),
+    );
+    expect(state.activity).toEqual({ type: 'tool', calls: [{ id: 'call_1', call: look }] });
+    state = run(state, event({ type: 'tool-result', id: 'call_1', call: look, result, step: 1 }));
+    expect(state.activity).toEqual({ type: 'waiting' });
   });
 
   it("a prompt's missing arguments are asked one at a time; an empty answer asks again; a turn or Esc ends it", () => {
@@ -164,16 +184,23 @@ describe('chat reducer', () => {
     const failed = run(
       start(),
       { type: 'turn-started' },
-      event({ type: 'error', message: 'Ollama is not reachable', hint: 'Start it' }),
+      event({ type: 'error', kind: 'unreachable', message: 'Ollama is not reachable', hint: 'Start it' }),
     );
     expect(failed.items.at(-1)).toEqual({ id: 1, type: 'error', text: 'Ollama is not reachable', hint: 'Start it' });
     expect(failed.ollama).toEqual({ state: 'down', message: 'Ollama is not reachable', hint: 'Start it' });
+    // An error of the input, not of Ollama, leaves the status bar's word on Ollama as it was.
+    const usage = run(start(), event({ type: 'error', kind: 'usage', message: 'prompt arguments are key=value' }));
+    expect(usage.ollama).toEqual(start().ollama);
   });
 
   it('debug items appear only when debug was on for the event', () => {
     const reply: TurnEvent = { type: 'model-reply', raw: '{"action":"use_tool"}', step: 1, durationMs: 5 };
     expect(kinds(run(start(), event(reply, false)))).toEqual(['banner']);
-    const shown = run(start(), event(reply, true), event({ type: 'tool-call', call: write, step: 1 }, true));
+    const shown = run(
+      start(),
+      event(reply, true),
+      event({ type: 'tool-call', id: 'call_1', call: write, step: 1 }, true),
+    );
     expect(shown.items.slice(1).map((item) => (item.type === 'debug' ? item.text : item.type))).toEqual([
       'step 1, 5 ms, raw reply:\n{"action":"use_tool"}',
       'parsed call: file.write_file {"path":"a.txt","content":"x"}',

@@ -1,7 +1,7 @@
 /** Tab: the word before the cursor completed from commands, servers' prompts and resources. */
 import { describe, expect, it } from 'vitest';
 import type { PromptInfo, ResourceInfo } from '../../src/vocabulary/offers.js';
-import { completionsFor } from '../../src/ui/commands.js';
+import { completionsFor } from '../../src/ui/command-line.js';
 import { argumentAtCursor, argumentValue, completeLine } from '../../src/ui/completion.js';
 import { editLine, emptyLine, type LineState } from '../../src/ui/line-editor.js';
 

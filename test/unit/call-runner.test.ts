@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { NativeToolCall, ToolCall, ToolProgress, ToolResult, ToolSpec } from '../../src/vocabulary/types.js';
-import { ChatSession, type ServerStatus, type SessionHost } from '../../src/session/chat-session.js';
+import { ChatSession, type ServerStatus } from '../../src/session/chat-session.js';
+import { InProcessHost } from '../fakes/in-process-host.js';
 import { ScriptedLlm, type ScriptedReply } from '../fakes/scripted-llm.js';
 import { answering, testRuntime } from '../helpers/test-session.js';
 import { collect, ofType } from '../helpers/turns.js';
@@ -22,7 +23,7 @@ const spec = (name: string, readOnly: boolean): ToolSpec => ({
  * `look` is read-only and answers only once `expected` looks are running at the same time, so run
  * one after another they would never finish; `note` changes things; `broken` always fails.
  */
-class LabHost implements SessionHost {
+class LabHost extends InProcessHost {
   readonly started: string[] = [];
   readonly finished: string[] = [];
   running = 0;
@@ -30,7 +31,9 @@ class LabHost implements SessionHost {
   cancelled = 0;
   private waiting: (() => void)[] = [];
 
-  constructor(private readonly expected: number) {}
+  constructor(private readonly expected: number) {
+    super();
+  }
 
   listTools(): ToolSpec[] {
     return [spec('look', true), spec('note', false), spec('broken', true)];
@@ -103,7 +106,7 @@ describe('several calls in one reply', () => {
     const host = new LabHost(2);
     const reply = { toolCalls: [native('look', 'a'), native('note', 'n'), native('look', 'b')] };
     const { session } = setup([reply, 'Done.'], host, 2);
-    const events = await collect(answering(session.runTurn('look and note'), 'once'));
+    const events = await collect(answering(session, session.runTurn('look and note'), 'once'));
     expect(host.mostAtOnce).toBe(2);
     expect(host.started).toEqual(['a', 'b', 'n']);
     expect(ofType(events, 'approval-request').map((event) => event.call.arguments.id)).toEqual(['n']);
@@ -113,7 +116,7 @@ describe('several calls in one reply', () => {
     const host = new LabHost(2);
     const reply = { toolCalls: [native('look', 'a'), native('note', 'n'), native('look', 'b')] };
     const { session } = setup([reply, 'Done.'], host, 2);
-    const events = await collect(answering(session.runTurn('look and note'), 'once'));
+    const events = await collect(answering(session, session.runTurn('look and note'), 'once'));
     const trace = events.flatMap((event) => {
       if (event.type === 'tool-progress') return [`${String(event.call.arguments.id)} ${event.progress.progress}`];
       if (event.type === 'tool-result') return [`${String(event.call.arguments.id)} done`];
@@ -154,7 +157,7 @@ describe('several calls in one reply', () => {
     const host = new LabHost(1);
     const cut = { toolCalls: [native('note', 'n')], doneReason: 'length' };
     const { session } = setup([cut, 'Sorry.'], host);
-    const events = await collect(answering(session.runTurn('note n'), 'once'));
+    const events = await collect(answering(session, session.runTurn('note n'), 'once'));
     expect(host.started).toEqual([]);
     expect(ofType(events, 'approval-request')).toHaveLength(0);
     expect(ofType(events, 'tool-result')[0]?.result.forModel).toContain('cut off by the length limit');

@@ -16,7 +16,7 @@ function setup(replies: ScriptedReply[], overrides: { maxSteps?: number; tools?:
   const decision = overrides.approve ? 'once' : 'deny';
   const chatbot = {
     conversation: session.chatbot.conversation,
-    runTurn: (text: string, signal?: AbortSignal) => answering(session.runTurn(text, signal), decision),
+    runTurn: (text: string, signal?: AbortSignal) => answering(session, session.runTurn(text, signal), decision),
   };
   return { llm, host, chatbot };
 }
@@ -44,6 +44,7 @@ describe('MCPChatbot.runTurn', () => {
     expect(final).toMatchObject({ answer: '1234 × 5678 = **7006652**.', steps: 2 });
     expect(final?.toolCalls).toEqual([
       {
+        id: 'call_1',
         server: 'calculator',
         tool: 'evaluate',
         arguments: { expression: '1234*5678' },
@@ -168,7 +169,7 @@ describe('MCPChatbot.runTurn', () => {
     const session = new ChatSession(testRuntime(), host, llm);
     const events = await collect(session.runTurn('write a.txt'), (event) => {
       // As the REPL does: the question is answered later, after the turn has been resumed.
-      if (event.type === 'approval-request') setImmediate(() => event.answer('once'));
+      if (event.type === 'approval-request') setImmediate(() => session.answer(event.id, 'once'));
     });
     expect(ofType(events, 'approval-request')).toHaveLength(1);
     expect(host.files.get('a.txt')).toBe('x');
@@ -196,7 +197,7 @@ describe('MCPChatbot.runTurn', () => {
     ];
     const host = new FakeToolHost();
     const session = new ChatSession(testRuntime(), host, new ScriptedLlm(replies));
-    const first = await collect(answering(session.runTurn('write a'), 'always'));
+    const first = await collect(answering(session, session.runTurn('write a'), 'always'));
     const second = await collect(session.runTurn('write b'));
     expect(ofType(first, 'approval-request')).toHaveLength(1);
     expect(ofType(second, 'approval-request')).toHaveLength(0);
@@ -299,7 +300,7 @@ describe('MCPChatbot.runTurn', () => {
     const { chatbot } = setup(['Hi.', { error: down }, 'Back.']);
     await collect(chatbot.runTurn('one'));
     const events = await collect(chatbot.runTurn('two'));
-    expect(events.at(-1)).toEqual({ type: 'error', message: down.message, hint: down.hint });
+    expect(events.at(-1)).toEqual({ type: 'error', kind: 'unreachable', message: down.message, hint: down.hint });
     expect(chatbot.conversation.all().map((m) => m.content)).toEqual(['one', 'Hi.']);
   });
 });

@@ -2,11 +2,13 @@
  * What a server's request gets, by the server's policy and the user's answers: the gate with a
  * scripted model (the real wire is in test/e2e/server-requests-cli.test.ts and the REPL's).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FormRequest, SamplingRequest } from '../../src/vocabulary/server-requests.js';
 import type { LlmChunk, LlmRequest } from '../../src/vocabulary/types.js';
 import type { StdioServerConfig } from '../../src/config/types.js';
-import { ServerRequestGate, type UserQuestions } from '../../src/session/server-request-gate.js';
+import { ServerRequestGate } from '../../src/session/server-request-gate.js';
+import { QuestionBook } from '../../src/engine/question-book.js';
+import type { Decision, ServerQuestion } from '../../src/vocabulary/questions.js';
 import type { SamplerModel } from '../../src/session/sampler.js';
 import { createLogger } from '../../src/shared/log.js';
 import { stdioServer } from '../helpers/server-configs.js';
@@ -34,7 +36,7 @@ const request = (server = 'lab', hints: string[] = []): SamplingRequest => ({
   modelHints: hints,
 });
 
-function gate(entry: Partial<StdioServerConfig>, questions?: UserQuestions, yes = false) {
+function gate(entry: Partial<StdioServerConfig>, questions?: QuestionBook, yes = false) {
   const { model, requests } = scriptedModel();
   const notices: string[] = [];
   const gate = new ServerRequestGate({
@@ -51,20 +53,27 @@ function gate(entry: Partial<StdioServerConfig>, questions?: UserQuestions, yes 
 
 const signal = new AbortController().signal;
 
-function answering(approval: 'once' | 'always' | 'deny', send = true) {
+/** A front end at the question book: it answers each question as it is asked, by its id, and notes its kind. */
+function answering(approval: 'once' | 'always' | 'deny', send = true, form: Decision = { action: 'decline' }) {
   const asked: string[] = [];
-  const questions: UserQuestions = {
-    approveSampling: async () => {
-      asked.push('sampling');
-      return approval;
-    },
-    reviewCompletion: async () => {
-      asked.push('review');
-      return send;
-    },
-    fillForm: async () => ({ action: 'decline' }),
-    approveUrl: async () => true,
+  const questions = new QuestionBook();
+  const decisionFor = (question: ServerQuestion): Decision => {
+    switch (question.kind) {
+      case 'sampling':
+        return approval;
+      case 'review':
+        return send ? 'once' : 'deny';
+      case 'form':
+        return form;
+      case 'url':
+        return 'once';
+    }
   };
+  questions.subscribe((change) => {
+    if (change.type !== 'asked') return;
+    asked.push(change.question.kind);
+    expect(questions.answer(change.question.id, decisionFor(change.question))).toBe(true);
+  });
   return { questions, asked };
 }
 
@@ -132,7 +141,7 @@ describe('ServerRequestGate', () => {
       servers: [stdioServer('lab', [], { sampling: 'allow' }), stdioServer('shy', [], { sampling: 'deny' })],
       model: () => model,
       log: createLogger({ level: 'silent', file: null }),
-      questions: { ...answering('once').questions, fillForm: async () => ({ action: 'cancel' }) },
+      questions: answering('once', true, { action: 'cancel' }).questions,
       notify: () => undefined,
       openUrl: async () => undefined,
       onRecord: (record) => records.push(record),
@@ -157,5 +166,32 @@ describe('ServerRequestGate', () => {
     g.urlCompleted('lab', 'e1');
     g.urlCompleted('lab', 'e1');
     expect(notices).toEqual(['lab: the step at https://example.com/a is complete.']);
+  });
+
+  it('a question book no front end listens to is no one to ask: the request is declined as a script declines it', async () => {
+    const { gate: g, notices } = gate({}, new QuestionBook());
+    await expect(g.sample(request(), signal)).rejects.toThrow('this run cannot ask');
+    expect(notices[0]).toContain('no one is here to answer');
+  });
+
+  it('a server that withdraws its request withdraws the question: the answer is a refusal, and later answers are refused', async () => {
+    const questions = new QuestionBook();
+    const changes: string[] = [];
+    let asked: string | undefined;
+    questions.subscribe((change) => {
+      changes.push(change.type === 'asked' ? `asked ${change.question.kind}` : `settled withdrawn=${change.withdrawn}`);
+      if (change.type === 'asked') asked = change.question.id;
+    });
+    const withdraw = new AbortController();
+    const { gate: g } = gate({}, questions);
+    const pending = g.visitUrl(
+      { server: 'lab', message: 'Sign in', url: 'https://example.com/b', elicitationId: 'e2' },
+      withdraw.signal,
+    );
+    await vi.waitFor(() => expect(asked).toBeDefined());
+    withdraw.abort();
+    expect(await pending).toBe('decline');
+    expect(questions.answer(asked as string, 'once')).toBe(false);
+    expect(changes).toEqual(['asked url', 'settled withdrawn=true']);
   });
 });

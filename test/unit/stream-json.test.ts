@@ -38,8 +38,8 @@ describe('stream-json lines', () => {
     print.start({ sessionId: 's-1', model: 'qwen3', prompt: 'What is 2+2?\nQuickly.', servers: [], tools: [] });
     const events: TurnEvent[] = [
       { type: 'thinking-delta', text: 'Use the\ntool.' },
-      { type: 'tool-call', call, step: 1 },
-      { type: 'tool-result', call, result: { isError: false, forModel: '4', durationMs: 3 }, step: 1 },
+      { type: 'tool-call', id: 'call_7', call, step: 1 },
+      { type: 'tool-result', id: 'call_7', call, result: { isError: false, forModel: '4', durationMs: 3 }, step: 1 },
       { type: 'assistant-delta', text: 'Four\u2028.' },
       { type: 'final', answer: 'Four.', steps: 2, toolCalls: [] },
     ];
@@ -60,10 +60,10 @@ describe('stream-json lines', () => {
     expect(parsed[1]).toMatchObject({ role: 'user', content: 'What is 2+2?\nQuickly.' });
     expect(parsed[3]).toMatchObject({
       tool_name: 'calculator.evaluate',
-      tool_id: 'call_1',
+      tool_id: 'call_7',
       parameters: call.arguments,
     });
-    expect(parsed[4]).toMatchObject({ tool_id: 'call_1', status: 'success', output: '4' });
+    expect(parsed[4]).toMatchObject({ tool_id: 'call_7', status: 'success', output: '4' });
     expect(parsed[5]).toMatchObject({ role: 'assistant', content: 'Four\u2028.', delta: true });
     expect(parsed[6]).toMatchObject({ status: 'success', answer: 'Four.', model: 'qwen3' });
   });
@@ -81,6 +81,7 @@ describe('stream-json lines', () => {
     const { lines, print } = printer();
     print.event({
       type: 'tool-result',
+      id: 'call_3',
       call,
       result: { isError: true, forModel: 'bad input', durationMs: 1 },
       step: 1,
@@ -90,7 +91,13 @@ describe('stream-json lines', () => {
     print.finish(summary, { exitCode: 1, error: { type: 'output-schema', message: 'product must be integer' } });
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(parsed.map((line) => line.type)).toEqual(['tool_use', 'tool_result', 'error', 'error', 'result']);
-    expect(parsed[1]).toMatchObject({ status: 'error', error: { type: 'tool_error', message: 'bad input' } });
+    // A call refused before it ran still has its tool_use line first, under the call's own id.
+    expect(parsed[0]).toMatchObject({ tool_id: 'call_3', server: 'calculator' });
+    expect(parsed[1]).toMatchObject({
+      tool_id: 'call_3',
+      status: 'error',
+      error: { type: 'tool_error', message: 'bad input' },
+    });
     expect(parsed[2]).toMatchObject({ severity: 'warning', message: 'qwen cannot think' });
     expect(parsed[3]).toMatchObject({ severity: 'error', message: 'product must be integer' });
     expect(parsed[4]).toMatchObject({ status: 'error', error: { type: 'output-schema' } });

@@ -44,13 +44,13 @@ describe('resolveTurnInput', () => {
   });
 
   it.each([
-    ['/everything:args-prompt Lisbon', 'prompt arguments are key=value, not "Lisbon"'],
-    ['/everything:args-prompt city=Lisbon country=PT', 'everything:args-prompt has no argument "country"'],
-    ['/everything:args-prompt state=SP', 'everything:args-prompt needs city (Name of the city)'],
-    ['/everything:no-such', 'no prompt "no-such" on server everything'],
-  ])('%s is a usage error: %s', async (line, message) => {
+    ['/everything:args-prompt Lisbon', 'prompt arguments are key=value, not "Lisbon"', 'usage'],
+    ['/everything:args-prompt city=Lisbon country=PT', 'everything:args-prompt has no argument "country"', 'usage'],
+    ['/everything:args-prompt state=SP', 'everything:args-prompt needs city (Name of the city)', 'missing-arguments'],
+    ['/everything:no-such', 'no prompt "no-such" on server everything', 'usage'],
+  ])('%s is a usage error: %s', async (line, message, kind) => {
     const { host, asked } = offerHost([weather]);
-    expect(await resolveTurnInput(line, host, ['everything'])).toMatchObject({ type: 'error', message, usage: true });
+    expect(await resolveTurnInput(line, host, ['everything'])).toMatchObject({ type: 'error', message, kind });
     expect(asked).toEqual([]);
   });
 
@@ -109,6 +109,6 @@ describe('resolveTurnInput', () => {
       true,
     );
     const many = Array.from({ length: 6 }, (_, index) => `@docs:r${index}`).join(' ');
-    expect(await resolveTurnInput(many, host, ['docs'])).toMatchObject({ type: 'error', usage: true });
+    expect(await resolveTurnInput(many, host, ['docs'])).toMatchObject({ type: 'error', kind: 'usage' });
   });
 });

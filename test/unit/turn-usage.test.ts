@@ -122,7 +122,7 @@ function reply(durationMs: number, usage?: Extract<TurnEvent, { type: 'model-rep
 }
 
 function result(call: ToolCall, durationMs: number): TurnEvent {
-  return { type: 'tool-result', call, result: { isError: false, forModel: '', durationMs }, step: 1 };
+  return { type: 'tool-result', id: 'call_1', call, result: { isError: false, forModel: '', durationMs }, step: 1 };
 }
 
 async function* turn(...events: TurnEvent[]): AsyncGenerator<TurnEvent> {
@@ -150,7 +150,7 @@ describe("the session's figures", () => {
     );
     await drain(stats.track(turn(reply(100), result(calc, 5))));
     // A turn that never reached the model (a prompt's missing argument) is not one.
-    await drain(stats.track(turn({ type: 'error', message: 'needs city', usage: true })));
+    await drain(stats.track(turn({ type: 'error', kind: 'usage', message: 'needs city' })));
     expect(stats.snapshot()).toEqual({
       turns: 2,
       requests: 3,

@@ -84,11 +84,11 @@ function PendingActivity({
     case 'tool':
       return (
         <Box flexDirection="column">
-          {activity.calls.map((call, index) => {
-            const progress = activity.progress?.get(call);
+          {activity.calls.map(({ id, call }) => {
+            const progress = activity.progress?.get(id);
             return (
               <Working
-                key={index}
+                key={id}
                 label={progress ? `${formatCall(call)}  ${formatProgress(progress)}` : formatCall(call)}
               />
             );
