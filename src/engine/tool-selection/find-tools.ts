@@ -15,6 +15,11 @@ export function isFindTools(ref: ToolRef): boolean {
   return ref.server === BUILT_IN_SERVER && ref.tool === FIND_TOOLS_NAME;
 }
 
+/** Every server of the catalogue, in the order first seen: what `find_tools` names as there to look in. */
+export function catalogueServers(catalogue: ToolSpec[]): string[] {
+  return [...new Set(catalogue.map((tool) => tool.server))];
+}
+
 /** `servers`: every server of the catalogue, so the model knows what there is to look for. */
 export function findToolsSpec(offered: number, catalogue: number, servers: string[]): ToolSpec {
   return {
