@@ -5,12 +5,13 @@
  */
 import type { ToolCallRecord, ToolOffer, TurnEvent } from '../vocabulary/types.js';
 import { ExitCode, assertNever, errorMessage } from '../shared/errors.js';
-import { createOllamaClient } from '../ollama/client.js';
+import { createOllamaClient, type OllamaClient } from '../ollama/client.js';
+import type { McpHost } from '../mcp/host.js';
 import { ChatSession } from '../session/chat-session.js';
 import type { Output } from './output.js';
-import { loadAnswerSchema } from './answer-schema.js';
+import { type AnswerSchema, loadAnswerSchema } from './answer-schema.js';
 import { askPrinter, checkedEnd, outputFormatOf, type OutputFormat } from './ask-output.js';
-import type { AskEnd, AskSummary } from './ask-printer.js';
+import type { AskEnd, AskPrinter, AskSummary } from './ask-printer.js';
 import { thoughtLine } from '../present/usage.js';
 import type { Runtime } from '../session/runtime.js';
 import { formatCall, formatToolLine } from '../present/tool-line.js';
@@ -107,6 +108,20 @@ function outcomeOf(event: TurnEvent): AskOutcome | undefined {
   }
 }
 
+/** What one `ask` has set up before its servers start: the printer, the model client, and what it records. */
+interface AskRun {
+  runtime: Runtime;
+  output: Output;
+  prompt: string;
+  options: AskOptions;
+  schema: AnswerSchema | undefined;
+  printer: AskPrinter;
+  llm: OllamaClient;
+  /** Ollama checked while the servers start: neither waits for the other. */
+  ollamaReady: Promise<void>;
+  serverRequests: ServerRequestRecord[];
+}
+
 export async function askCommand(
   runtime: Runtime,
   output: Output,
@@ -118,7 +133,6 @@ export async function askCommand(
   const schema = options.outputSchema === undefined ? undefined : await loadAnswerSchema(options.outputSchema);
   const printer = askPrinter(outputFormatOf(options), output, schema !== undefined);
   const llm = createOllamaClient(config.ollama, log);
-  // Check Ollama while the servers start: neither waits for the other.
   const ollamaReady = llm.checkAvailable().then(() => llm.checkModel());
   ollamaReady.catch(() => undefined);
   // A server disabled by a missing variable is the user's choice: say so at a terminal, keep scripts' stderr clean.
@@ -129,58 +143,58 @@ export async function askCommand(
     if (runtime.debug) output.stderr(`[debug] ${formatServerRequest(record)}\n`);
   };
   const serverRequests = scriptGate(config.servers, () => llm, log, output.warn, options.yes === true, onRecord);
-  return withHost(
-    runtime,
-    notices,
-    async (host) => {
-      const keeper = options.session?.keeper;
-      const session = new ChatSession(runtime, host, llm, {
-        maxSteps: options.maxSteps,
-        ...(keeper ? { keeper } : {}),
-        ...(schema ? { answerFormat: schema.schema } : {}),
-      });
-      const toolsOffered: ({ step: number } & ToolOffer)[] = [];
-      const summary = (outcome?: AskOutcome): AskSummary => ({
-        answer: outcome?.answer ?? '',
-        model: llm.model,
-        toolCalls: outcome?.toolCalls ?? [],
-        steps: outcome?.steps ?? 0,
-        toolsOffered,
-        serverRequests: records,
-        stats: session.stats.snapshot(),
-      });
-      printer.start({
-        sessionId: randomUUID(),
-        model: llm.model,
-        prompt,
-        servers: host.statuses(),
-        tools: host.listTools(),
-      });
-      await ollamaReady.catch((error: unknown) => {
-        printer.failedToStart(summary(), {
-          exitCode: ExitCode.runtime,
-          error: { type: 'ollama', message: errorMessage(error) },
-        });
-        throw error;
-      });
-      resumeAskSession(session, options.session);
-      const transcript = new TurnTranscript(prompt);
-      let outcome: AskOutcome | undefined;
-      for await (const event of session.runTurn(prompt)) {
-        // A script has no one to ask: --yes is the answer given in advance.
-        if (event.type === 'approval-request') session.answer(event.id, options.yes === true ? 'once' : 'deny');
-        printEvent(event, runtime, output);
-        printer.event(event);
-        if (event.type === 'tools-offered') toolsOffered.push({ step: event.step, ...event.offer });
-        outcome ??= outcomeOf(event);
-        transcript.note(event);
-      }
-      const ended = outcome ?? { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [], error: CANCELLED };
-      const result = { ...ended, ...checkedEnd(ended, ended.answer, schema, output) };
-      printer.finish(summary(result), result);
-      const saved = await saveAskSession(session, options.session, transcript, output);
-      return result.exitCode === ExitCode.ok ? saved : result.exitCode;
-    },
-    { serverRequests },
-  );
+  const run: AskRun = { runtime, output, prompt, options, schema, printer, llm, ollamaReady, serverRequests: records };
+  return withHost(runtime, notices, (host) => askWithHost(run, host), { serverRequests });
+}
+
+/** The turn, once the servers are up: printed as it goes, summed up at the end, and saved when asked. */
+async function askWithHost(run: AskRun, host: McpHost): Promise<number> {
+  const { runtime, output, prompt, options, schema, printer, llm } = run;
+  const keeper = options.session?.keeper;
+  const session = new ChatSession(runtime, host, llm, {
+    maxSteps: options.maxSteps,
+    ...(keeper ? { keeper } : {}),
+    ...(schema ? { answerFormat: schema.schema } : {}),
+  });
+  const toolsOffered: ({ step: number } & ToolOffer)[] = [];
+  const summary = (outcome?: AskOutcome): AskSummary => ({
+    answer: outcome?.answer ?? '',
+    model: llm.model,
+    toolCalls: outcome?.toolCalls ?? [],
+    steps: outcome?.steps ?? 0,
+    toolsOffered,
+    serverRequests: run.serverRequests,
+    stats: session.stats.snapshot(),
+  });
+  printer.start({
+    sessionId: randomUUID(),
+    model: llm.model,
+    prompt,
+    servers: host.statuses(),
+    tools: host.listTools(),
+  });
+  await run.ollamaReady.catch((error: unknown) => {
+    printer.failedToStart(summary(), {
+      exitCode: ExitCode.runtime,
+      error: { type: 'ollama', message: errorMessage(error) },
+    });
+    throw error;
+  });
+  resumeAskSession(session, options.session);
+  const transcript = new TurnTranscript(prompt);
+  let outcome: AskOutcome | undefined;
+  for await (const event of session.runTurn(prompt)) {
+    // A script has no one to ask: --yes is the answer given in advance.
+    if (event.type === 'approval-request') session.answer(event.id, options.yes === true ? 'once' : 'deny');
+    printEvent(event, runtime, output);
+    printer.event(event);
+    if (event.type === 'tools-offered') toolsOffered.push({ step: event.step, ...event.offer });
+    outcome ??= outcomeOf(event);
+    transcript.note(event);
+  }
+  const ended = outcome ?? { exitCode: ExitCode.runtime, answer: '', steps: 0, toolCalls: [], error: CANCELLED };
+  const result = { ...ended, ...checkedEnd(ended, ended.answer, schema, output) };
+  printer.finish(summary(result), result);
+  const saved = await saveAskSession(session, options.session, transcript, output);
+  return result.exitCode === ExitCode.ok ? saved : result.exitCode;
 }
