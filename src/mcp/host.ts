@@ -5,22 +5,13 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { McpError, ErrorCode, type LoggingLevel, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/types.js';
 import type { PromptInfo, ResourceInfo, ResourceTemplateInfo } from '../vocabulary/offers.js';
 import { DeclinedRequest, type ServerRequestHandler } from '../vocabulary/server-requests.js';
-import { displayName } from '../vocabulary/tool-naming.js';
-import type {
-  ChatMessage,
-  JsonSchemaObject,
-  ToolCall,
-  ToolHost,
-  ToolProgress,
-  ToolResult,
-  ToolSpec,
-} from '../vocabulary/types.js';
-import { errorMessage } from '../shared/errors.js';
+import type { ChatMessage, ToolCall, ToolHost, ToolProgress, ToolResult, ToolSpec } from '../vocabulary/types.js';
 import type { Logger } from '../shared/log.js';
+import { describeCallFailure } from './call-failure.js';
 import { breakerRefusal, isServerFailure } from './circuit-breaker.js';
 import { toResultViews } from './content.js';
 import { HostNotifications } from './host-notifications.js';
@@ -28,9 +19,9 @@ import { HostOffers } from './host-offers.js';
 import { HostServers, withoutCredentials } from './host-servers.js';
 import { listHostTasks } from './host-tasks.js';
 import { ManagedServer, type ManagedServerDeps, type ServerStatus } from './managed-server.js';
-import { outputSchemaFailure } from './output-schema.js';
 import { type ServerSetChange, serverSetChange } from './server-set-change.js';
 import type { TaskInfo } from './session-tasks.js';
+import { ToolCatalogue } from './tool-catalogue.js';
 
 export type { ServerStatus } from './managed-server.js';
 export type { TaskInfo } from './session-tasks.js';
@@ -67,8 +58,7 @@ export class McpHost implements ToolHost {
   private readonly log: Logger;
   private readonly offers: HostOffers;
   private readonly notifications: HostNotifications;
-  /** The last catalogue built, with the server lists it was built from (replaced, never mutated). */
-  private catalogue: { from: Tool[][]; specs: ToolSpec[] } | undefined;
+  private readonly catalogue = new ToolCatalogue();
 
   constructor(configs: ServerConfig[], options: HostOptions) {
     this.maxResultChars = options.maxResultChars;
@@ -130,25 +120,7 @@ export class McpHost implements ToolHost {
    * what is derived from it (the system prompt) can be kept per catalogue.
    */
   listTools(): ToolSpec[] {
-    const servers = this.servers.all();
-    const from = servers.map((server) => server.listTools());
-    const cached = this.catalogue;
-    const same = cached && from.length === cached.from.length && from.every((tools, i) => tools === cached.from[i]);
-    if (same) return cached.specs;
-    const specs = from.flatMap((tools, index) => {
-      const server = servers[index] as ManagedServer;
-      const instructions = server.instructions();
-      return tools.map((tool) => ({
-        server: server.name,
-        name: tool.name,
-        description: tool.description ?? '',
-        inputSchema: tool.inputSchema as JsonSchemaObject,
-        annotations: tool.annotations,
-        ...(instructions === undefined ? {} : { serverInstructions: instructions }),
-      }));
-    });
-    this.catalogue = { from, specs };
-    return specs;
+    return this.catalogue.of(this.servers.all());
   }
 
   /**
@@ -303,24 +275,4 @@ function progressReport({ progress, total, message }: Progress, server: ManagedS
     ...(total === undefined ? {} : { total }),
     ...(message === undefined ? {} : { message: withoutCredentials(server, message) }),
   };
-}
-
-function describeCallFailure(server: ManagedServer, call: ToolCall, error: unknown, signal?: AbortSignal): string {
-  const name = displayName({ server: server.name, tool: call.tool });
-  if (signal?.aborted) return `${name} was cancelled by the user.`;
-  const schemaFailure = outputSchemaFailure(name, error);
-  if (schemaFailure !== undefined) return schemaFailure;
-  if (error instanceof McpError) {
-    switch (error.code) {
-      case ErrorCode.RequestTimeout:
-        return `${name} timed out after ${server.config.timeoutMs / 1000} s and was cancelled.`;
-      case ErrorCode.InvalidParams:
-        return `${name} rejected its arguments: ${error.message}`;
-      case ErrorCode.ConnectionClosed:
-        return `${name} failed: server "${server.name}" stopped during the call (${server.status().lastError ?? 'no details'}).`;
-      default:
-        return `${name} failed: ${error.message}`;
-    }
-  }
-  return `${name} failed: ${errorMessage(error)}`;
 }
