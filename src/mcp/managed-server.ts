@@ -15,12 +15,12 @@ import type { Logger } from '../shared/log.js';
 import { connectServer } from './connect.js';
 import type { Connection, ServerList } from './connection.js';
 import { allPages } from './paginate.js';
+import { callServerTool } from './server-call.js';
 import { displayUrl, errorWithoutSecrets, hideSecrets, secretValues } from './server-secrets.js';
 import { AuthorisationNeeded } from './authorisation-needed.js';
 import { instructionsForModel } from './server-instructions.js';
 import { filterTools } from './tool-filter.js';
 import { SessionTasks } from './session-tasks.js';
-import { callToolAsTask, runsAsTask } from './task-call.js';
 
 /** However often a failing server's probes fail, it is tried again at least this often. */
 const BREAKER_CEILING_MS = 5 * 60_000;
@@ -28,8 +28,6 @@ const BREAKER_CEILING_MS = 5 * 60_000;
 const MAX_CRASHES = 3;
 /** What a server that is not up offers; one array, so the host's catalogue stays the same. */
 const NO_TOOLS: Tool[] = [];
-/** However long a call keeps reporting progress, it is cancelled after this (or its own timeout, if longer). */
-const PROGRESS_CEILING_MS = 30 * 60_000;
 const ignoreProgress = (): void => undefined;
 /** Bound on the initialize handshake, so one stuck server cannot hold up start-up forever. */
 const START_TIMEOUT_MS = 30_000;
@@ -324,10 +322,8 @@ export class ManagedServer {
   }
 
   /**
-   * Calls a tool; throws on transport errors, timeouts and cancellation (the host turns those into
-   * results). A call that reports progress is not timed out while it keeps reporting, up to a ceiling.
-   * A tool that supports tasks, on a server that takes them, runs as a task: its status is reported
-   * as progress, and the same timeout and ceiling apply to how long it goes unheard and runs in all.
+   * Calls a tool on the current session, as server-call.ts says; throws on transport errors, timeouts
+   * and cancellation (the host turns those into results).
    */
   async call(
     tool: string,
@@ -339,38 +335,14 @@ export class ManagedServer {
     if (!connection) throw new Error(`server "${this.name}" is not connected`);
     this.samplingRequests = 0;
     const spec = this.tools.find((known) => known.name === tool);
-    if (runsAsTask(connection.client, spec))
-      return callToolAsTask(connection.client, tool, args, {
-        signal,
-        idleMs: this.config.timeoutMs,
-        ceilingMs: Math.max(this.config.timeoutMs, PROGRESS_CEILING_MS),
-        onProgress: onProgress ?? ignoreProgress,
-        hide: (text) => hideSecrets(text, this.config),
-        log: this.log,
-        tasks: this.tasks,
-      });
-    // The SDK never removes the listener it adds to the signal it is given, so it gets one that lives
-    // only as long as this call: the caller's (a whole turn's) collects nothing, and an abort after the
-    // call has finished cannot send a cancellation for it. Without a caller's signal there is nothing
-    // to forward.
-    const call = signal ? new AbortController() : undefined;
-    const forward = (): void => call?.abort(signal?.reason);
-    if (signal?.aborted) forward();
-    else signal?.addEventListener('abort', forward, { once: true });
-    try {
-      // The SDK sends notifications/cancelled to the server on both timeout and abort.
-      const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: call?.signal,
-        timeout: this.config.timeoutMs,
-        // Asking for progress (the SDK sends a progressToken) is what lets a long call outlive the timeout.
-        onprogress: onProgress ?? ignoreProgress,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: Math.max(this.config.timeoutMs, PROGRESS_CEILING_MS),
-      });
-      return result as CallToolResult;
-    } finally {
-      signal?.removeEventListener('abort', forward);
-    }
+    return callServerTool(connection.client, spec, tool, args, {
+      signal,
+      timeoutMs: this.config.timeoutMs,
+      onProgress: onProgress ?? ignoreProgress,
+      hide: (text) => hideSecrets(text, this.config),
+      log: this.log,
+      tasks: this.tasks,
+    });
   }
 
   describe(): string {
