@@ -21,6 +21,7 @@ import { AuthorisationNeeded } from './authorisation-needed.js';
 import { instructionsForModel } from './server-instructions.js';
 import { filterTools } from './tool-filter.js';
 import { SessionTasks } from './session-tasks.js';
+import { WatchedResources } from './watched-resources.js';
 
 /** However often a failing server's probes fail, it is tried again at least this often. */
 const BREAKER_CEILING_MS = 5 * 60_000;
@@ -87,8 +88,7 @@ export class ManagedServer {
   private startMs: number | undefined;
   private lastError: string | undefined;
   private readonly log: Logger;
-  /** Resources the user watches: a restarted server knows nothing of them, so each start subscribes again. */
-  private readonly watched = new Set<string>();
+  private readonly watched: WatchedResources;
   /** Sampling requests since the last call began. */
   private samplingRequests = 0;
   /** The tasks this session's calls started on the server, with the last state heard of each. */
@@ -102,6 +102,7 @@ export class ManagedServer {
   ) {
     this.log = deps.log.child({ server: config.name });
     this.tasks = new SessionTasks(config.name);
+    this.watched = new WatchedResources(config, this.log);
     const { failures, cooldownMs } = config.breaker ?? DEFAULT_BREAKER;
     this.breaker = new CircuitBreaker({ failures, cooldownMs, ceilingMs: Math.max(BREAKER_CEILING_MS, cooldownMs) });
   }
@@ -172,7 +173,7 @@ export class ManagedServer {
       const tools = await listAllTools(connection);
       this.instructionsText = instructionsForModel(connection.client.getInstructions(), this.config);
       this.setTools(tools);
-      await this.subscribeAgain(connection);
+      await this.watched.subscribeAgain(connection.client);
       // Turned off meanwhile: `disable` has closed this session already.
       if (generation !== this.generation) return;
       this.startMs = Math.round(performance.now() - began);
@@ -200,29 +201,8 @@ export class ManagedServer {
       );
   }
 
-  /** What the user watched before a restart; one that fails is logged, not a failed start. */
-  private async subscribeAgain(connection: Connection): Promise<void> {
-    await Promise.all(
-      [...this.watched].map((uri) =>
-        connection.client
-          .subscribeResource({ uri })
-          .catch((error: unknown) =>
-            this.log.warn({ uri, err: errorWithoutSecrets(error, secretValues(this.config)) }, 'could not watch again'),
-          ),
-      ),
-    );
-  }
-
-  /** Remembers (or forgets) a watched resource once the server has taken the (un)subscription. */
   async watch(uri: string, on: boolean): Promise<void> {
-    const client = await this.client();
-    if (on) {
-      await client.subscribeResource({ uri });
-      this.watched.add(uri);
-    } else {
-      this.watched.delete(uri);
-      await client.unsubscribeResource({ uri });
-    }
+    await this.watched.watch(await this.client(), uri, on);
   }
 
   /**
