@@ -1,41 +1,30 @@
 /**
- * The MCP host: starts every configured server in parallel (one failing never stops
- * the others), keeps the tool registry, and routes calls. `callTool` never throws:
- * every failure becomes an error result the model can read.
+ * The MCP host: starts every configured server in parallel (one failing never stops the others),
+ * keeps the tool registry, and routes calls; what servers offer besides tools is in host-*.ts.
+ * `callTool` never throws: every failure becomes an error result the model can read.
  */
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { pathToFileURL } from 'node:url';
-import { McpError, ErrorCode, type LoggingLevel, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/types.js';
 import type { PromptInfo, ResourceInfo, ResourceTemplateInfo } from '../vocabulary/offers.js';
 import { DeclinedRequest, type ServerRequestHandler } from '../vocabulary/server-requests.js';
-import { displayName } from '../vocabulary/tool-naming.js';
-import type {
-  ChatMessage,
-  JsonSchemaObject,
-  ToolCall,
-  ToolHost,
-  ToolProgress,
-  ToolResult,
-  ToolSpec,
-} from '../vocabulary/types.js';
-import { errorMessage } from '../shared/errors.js';
+import type { ChatMessage, ToolCall, ToolHost, ToolProgress, ToolResult, ToolSpec } from '../vocabulary/types.js';
 import type { Logger } from '../shared/log.js';
-import { toResultViews } from './content.js';
+import { describeCallFailure } from './call-failure.js';
 import { breakerRefusal, isServerFailure } from './circuit-breaker.js';
-import { outputSchemaFailure } from './output-schema.js';
-import { hideSecrets } from './server-secrets.js';
+import { toResultViews } from './content.js';
+import { HostNotifications } from './host-notifications.js';
+import { HostOffers } from './host-offers.js';
+import { HostServers, withoutCredentials } from './host-servers.js';
+import { listHostTasks } from './host-tasks.js';
 import { ManagedServer, type ManagedServerDeps, type ServerStatus } from './managed-server.js';
 import { type ServerSetChange, serverSetChange } from './server-set-change.js';
-import { listPrompts, listResources, listResourceTemplates, promptMessages, resourceText } from './server-offers.js';
-import { listServerTasks, listsTasks, type TaskInfo } from './session-tasks.js';
+import type { TaskInfo } from './session-tasks.js';
+import { ToolCatalogue } from './tool-catalogue.js';
 
 export type { ServerStatus } from './managed-server.js';
 export type { TaskInfo } from './session-tasks.js';
-
-/** A Tab press waits at most this for a server's suggestions. */
-const COMPLETION_TIMEOUT_MS = 2_000;
 
 export interface HostOptions {
   log: Logger;
@@ -62,13 +51,14 @@ const DECLINE_ALL: ServerRequestHandler = {
 };
 
 export class McpHost implements ToolHost {
-  private servers: ManagedServer[];
+  private readonly servers: HostServers;
   /** What each server is made with: a server added by a reload gets the same. */
   private readonly deps: ManagedServerDeps;
   private readonly maxResultChars: number | undefined;
   private readonly log: Logger;
-  /** The last catalogue built, with the server lists it was built from (replaced, never mutated). */
-  private catalogue: { from: Tool[][]; specs: ToolSpec[] } | undefined;
+  private readonly offers: HostOffers;
+  private readonly notifications: HostNotifications;
+  private readonly catalogue = new ToolCatalogue();
 
   constructor(configs: ServerConfig[], options: HostOptions) {
     this.maxResultChars = options.maxResultChars;
@@ -88,7 +78,9 @@ export class McpHost implements ToolHost {
       serverRequests: options.serverRequests ?? DECLINE_ALL,
     };
     this.deps = deps;
-    this.servers = configs.map((config) => new ManagedServer(config, deps));
+    this.servers = new HostServers(configs.map((config) => new ManagedServer(config, deps)));
+    this.offers = new HostOffers(this.servers, options.log);
+    this.notifications = new HostNotifications(this.servers);
   }
 
   /**
@@ -96,18 +88,19 @@ export class McpHost implements ToolHost {
    * their new entry, and the others are left alone. The model's next request sees the new catalogue.
    */
   async reconfigure(configs: ServerConfig[]): Promise<ServerSetChange> {
+    const current = this.servers.all();
     const change = serverSetChange(
-      this.servers.map((server) => server.config),
+      current.map((server) => server.config),
       configs,
     );
     const replaced = new Set([...change.removed, ...change.changed.map((config) => config.name)]);
-    const leaving = this.servers.filter((server) => replaced.has(server.name));
+    const leaving = current.filter((server) => replaced.has(server.name));
     const fresh = [...change.added, ...change.changed].map((config) => new ManagedServer(config, this.deps));
     const byName = new Map(
-      [...this.servers.filter((server) => !replaced.has(server.name)), ...fresh].map((server) => [server.name, server]),
+      [...current.filter((server) => !replaced.has(server.name)), ...fresh].map((server) => [server.name, server]),
     );
     // The new order is the config's: the status bar and `tools` follow the file.
-    this.servers = configs.flatMap((config) => byName.get(config.name) ?? []);
+    this.servers.replace(configs.flatMap((config) => byName.get(config.name) ?? []));
     // Each stop and start is a state change, which the status bar hears (and reads the new set).
     await Promise.all([...leaving.map((server) => server.close()), ...fresh.map((server) => server.start())]);
     return change;
@@ -115,11 +108,11 @@ export class McpHost implements ToolHost {
 
   /** Starts all servers in parallel and resolves when each is ready or has failed. */
   async start(): Promise<void> {
-    await Promise.all(this.servers.map((server) => server.start()));
+    await Promise.all(this.servers.all().map((server) => server.start()));
   }
 
   statuses(): ServerStatus[] {
-    return this.servers.map((server) => server.status());
+    return this.servers.all().map((server) => server.status());
   }
 
   /**
@@ -127,24 +120,7 @@ export class McpHost implements ToolHost {
    * what is derived from it (the system prompt) can be kept per catalogue.
    */
   listTools(): ToolSpec[] {
-    const from = this.servers.map((server) => server.listTools());
-    const cached = this.catalogue;
-    const same = cached && from.length === cached.from.length && from.every((tools, i) => tools === cached.from[i]);
-    if (same) return cached.specs;
-    const specs = from.flatMap((tools, index) => {
-      const server = this.servers[index] as ManagedServer;
-      const instructions = server.instructions();
-      return tools.map((tool) => ({
-        server: server.name,
-        name: tool.name,
-        description: tool.description ?? '',
-        inputSchema: tool.inputSchema as JsonSchemaObject,
-        annotations: tool.annotations,
-        ...(instructions === undefined ? {} : { serverInstructions: instructions }),
-      }));
-    });
-    this.catalogue = { from, specs };
-    return specs;
+    return this.catalogue.of(this.servers.all());
   }
 
   /**
@@ -153,7 +129,7 @@ export class McpHost implements ToolHost {
    * and the tool says it is read-only and not destructive.
    */
   requiresApproval(call: ToolCall): boolean {
-    const server = this.findServer(call.server);
+    const server = this.servers.find(call.server);
     const spec = this.listTools().find((tool) => tool.server === server?.name && tool.name === call.tool);
     if (!server || !spec) return false;
     if (server.config.alwaysAllow.includes(call.tool)) return false;
@@ -174,11 +150,8 @@ export class McpHost implements ToolHost {
       forModel: text,
       durationMs: Math.round(performance.now() - began),
     });
-    const server = this.findServer(call.server);
-    if (!server) {
-      const known = this.servers.map((s) => s.name).join(', ') || 'none';
-      return finish(true, `Unknown server "${call.server}". Available servers: ${known}.`);
-    }
+    const server = this.servers.find(call.server);
+    if (!server) return finish(true, `Unknown server "${call.server}". Available servers: ${this.servers.names()}.`);
     // A server given up on says so; one only resting says for how long.
     if (!server.breaker.allows())
       return finish(true, server.givenUp() ?? breakerRefusal(server.name, server.breaker.state()));
@@ -215,7 +188,7 @@ export class McpHost implements ToolHost {
 
   /** `/enable`, `/disable`: a server turned off leaves the catalogue (and the model's next request) until turned on. */
   async setEnabled(serverName: string, on: boolean): Promise<void> {
-    const server = this.requireServer(serverName);
+    const server = this.servers.require(serverName);
     await (on ? server.enable() : server.disable());
   }
 
@@ -223,169 +196,75 @@ export class McpHost implements ToolHost {
   turnedOffTools(): Record<string, string[]> {
     return Object.fromEntries(
       this.servers
+        .all()
         .filter((server) => server.turnedOffTools().length > 0)
         .map((server) => [server.name, server.turnedOffTools()]),
     );
   }
 
   /** Every ready server's prompts; a server whose listing fails is left out and logged. */
-  async listPrompts(): Promise<PromptInfo[]> {
-    return this.fromReadyServers('prompts', (client, server) => listPrompts(client, server.name));
+  listPrompts(): Promise<PromptInfo[]> {
+    return this.offers.listPrompts();
   }
 
-  async listResources(): Promise<ResourceInfo[]> {
-    return this.fromReadyServers('resources', (client, server) => listResources(client, server.name));
+  listResources(): Promise<ResourceInfo[]> {
+    return this.offers.listResources();
   }
 
-  async listResourceTemplates(): Promise<ResourceTemplateInfo[]> {
-    return this.fromReadyServers('resource templates', (client, server) => listResourceTemplates(client, server.name));
+  listResourceTemplates(): Promise<ResourceTemplateInfo[]> {
+    return this.offers.listResourceTemplates();
   }
 
   /**
    * The tasks each ready server knows (`tasks/list`, where it answers it) and those this session
    * started; a server whose listing fails gives only the latter, and the failure is logged.
    */
-  async listTasks(): Promise<TaskInfo[]> {
-    const lists = await Promise.all(
-      this.servers.map(async (server) => {
-        const client = server.readyClient();
-        if (!client || !listsTasks(client)) return server.tasks.list();
-        try {
-          const tasks = await listServerTasks(client, server.tasks, server.name);
-          return tasks.map(({ statusMessage, ...task }) => ({
-            ...task,
-            ...(statusMessage === undefined ? {} : { statusMessage: withoutCredentials(server, statusMessage) }),
-          }));
-        } catch (error) {
-          this.log.warn(
-            { server: server.name, err: withoutCredentials(server, errorMessage(error)) },
-            'could not list tasks',
-          );
-          return server.tasks.list();
-        }
-      }),
-    );
-    return lists.flat();
+  listTasks(): Promise<TaskInfo[]> {
+    return listHostTasks(this.servers.all(), this.log);
   }
 
   /** A prompt's messages for `args`; throws an error that names the server and the prompt. */
-  async getPrompt(serverName: string, name: string, args: Record<string, string>): Promise<ChatMessage[]> {
-    const server = this.requireServer(serverName);
-    const client = await server.client();
-    try {
-      const messages = promptMessages(await client.getPrompt({ name, arguments: args }));
-      return messages.map((message) => ({ ...message, content: withoutCredentials(server, message.content) }));
-    } catch (error) {
-      throw new Error(withoutCredentials(server, `prompt ${server.name}:${name} failed: ${errorMessage(error)}`));
-    }
+  getPrompt(serverName: string, name: string, args: Record<string, string>): Promise<ChatMessage[]> {
+    return this.offers.getPrompt(serverName, name, args);
   }
 
   /** A resource's text; throws an error that names the server and the resource. */
-  async readResource(serverName: string, uri: string): Promise<string> {
-    const server = this.requireServer(serverName);
-    const client = await server.client();
-    try {
-      return withoutCredentials(server, resourceText(await client.readResource({ uri })));
-    } catch (error) {
-      throw new Error(withoutCredentials(server, `reading ${server.name}:${uri} failed: ${errorMessage(error)}`));
-    }
+  readResource(serverName: string, uri: string): Promise<string> {
+    return this.offers.readResource(serverName, uri);
   }
 
   /**
    * Watches a resource: the server announces its changes (`resources/subscribe`) until `unwatch`,
    * across restarts of the server.
    */
-  async watch(serverName: string, uri: string): Promise<void> {
-    await this.request(serverName, 'resources', `watching ${uri}`, (_, server) => server.watch(uri, true));
+  watch(serverName: string, uri: string): Promise<void> {
+    return this.notifications.watch(serverName, uri);
   }
 
-  async unwatch(serverName: string, uri: string): Promise<void> {
-    await this.request(serverName, 'resources', `unwatching ${uri}`, (_, server) => server.watch(uri, false));
+  unwatch(serverName: string, uri: string): Promise<void> {
+    return this.notifications.unwatch(serverName, uri);
   }
 
   /**
    * What a prompt argument's value could be (`completion/complete`), given the others typed so
    * far; none when the server offers no completions, is not up, or fails: Tab must not wait or fail.
    */
-  async completePromptArgument(
+  completePromptArgument(
     serverName: string,
     prompt: string,
     argument: { name: string; value: string },
     typed: Record<string, string>,
   ): Promise<string[]> {
-    const server = this.findServer(serverName);
-    const client = server?.readyClient();
-    if (!client?.getServerCapabilities()?.completions) return [];
-    try {
-      const { completion } = await client.complete(
-        { ref: { type: 'ref/prompt', name: prompt }, argument, context: { arguments: typed } },
-        { timeout: COMPLETION_TIMEOUT_MS },
-      );
-      return completion.values;
-    } catch (error) {
-      this.log.warn({ server: serverName, prompt, err: error }, 'completion failed');
-      return [];
-    }
+    return this.offers.completePromptArgument(serverName, prompt, argument, typed);
   }
 
   /** Which of its log messages a server sends (`logging/setLevel`). */
-  async setLogLevel(serverName: string, level: LoggingLevel): Promise<void> {
-    await this.request(serverName, 'logging', `setting the log level`, (client) => client.setLoggingLevel(level));
-  }
-
-  /** One request to a server that must declare `capability`; failures name the server and what was asked. */
-  private async request(
-    serverName: string,
-    capability: 'resources' | 'logging',
-    what: string,
-    send: (client: Client, server: ManagedServer) => Promise<unknown>,
-  ): Promise<void> {
-    const server = this.requireServer(serverName);
-    const client = await server.client();
-    if (capability === 'resources' && client.getServerCapabilities()?.resources?.subscribe !== true)
-      throw new Error(`${server.name} does not offer resource subscriptions`);
-    if (capability === 'logging' && client.getServerCapabilities()?.logging === undefined)
-      throw new Error(`${server.name} does not offer log levels`);
-    try {
-      await send(client, server);
-    } catch (error) {
-      throw new Error(withoutCredentials(server, `${server.name}: ${what} failed: ${errorMessage(error)}`));
-    }
-  }
-
-  private async fromReadyServers<T>(
-    what: string,
-    list: (client: Client, server: ManagedServer) => Promise<T[]>,
-  ): Promise<T[]> {
-    const lists = await Promise.all(
-      this.servers.map(async (server) => {
-        const client = server.readyClient();
-        if (!client) return [];
-        try {
-          return await list(client, server);
-        } catch (error) {
-          this.log.warn({ server: server.name, err: error }, `could not list ${what}`);
-          return [];
-        }
-      }),
-    );
-    return lists.flat();
-  }
-
-  private requireServer(name: string): ManagedServer {
-    const server = this.findServer(name);
-    if (server) return server;
-    const known = this.servers.map((s) => s.name).join(', ') || 'none';
-    throw new Error(`unknown server "${name}" (servers: ${known})`);
+  setLogLevel(serverName: string, level: LoggingLevel): Promise<void> {
+    return this.notifications.setLogLevel(serverName, level);
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.servers.map((server) => server.close()));
-  }
-
-  private findServer(name: string): ManagedServer | undefined {
-    const wanted = name.toLowerCase();
-    return this.servers.find((server) => server.name.toLowerCase() === wanted);
+    await Promise.all(this.servers.all().map((server) => server.close()));
   }
 }
 
@@ -396,29 +275,4 @@ function progressReport({ progress, total, message }: Progress, server: ManagedS
     ...(total === undefined ? {} : { total }),
     ...(message === undefined ? {} : { message: withoutCredentials(server, message) }),
   };
-}
-
-/** Security: what a server says never carries the secrets its entry gives it, to the model or the screen. */
-function withoutCredentials(server: ManagedServer, text: string): string {
-  return hideSecrets(text, server.config);
-}
-
-function describeCallFailure(server: ManagedServer, call: ToolCall, error: unknown, signal?: AbortSignal): string {
-  const name = displayName({ server: server.name, tool: call.tool });
-  if (signal?.aborted) return `${name} was cancelled by the user.`;
-  const schemaFailure = outputSchemaFailure(name, error);
-  if (schemaFailure !== undefined) return schemaFailure;
-  if (error instanceof McpError) {
-    switch (error.code) {
-      case ErrorCode.RequestTimeout:
-        return `${name} timed out after ${server.config.timeoutMs / 1000} s and was cancelled.`;
-      case ErrorCode.InvalidParams:
-        return `${name} rejected its arguments: ${error.message}`;
-      case ErrorCode.ConnectionClosed:
-        return `${name} failed: server "${server.name}" stopped during the call (${server.status().lastError ?? 'no details'}).`;
-      default:
-        return `${name} failed: ${error.message}`;
-    }
-  }
-  return `${name} failed: ${errorMessage(error)}`;
 }

@@ -1,8 +1,7 @@
 /**
- * One configured server for the lifetime of the host: start, tool list, calls with a
- * timeout, and bounded restarts. A server that dies is restarted on its next call;
- * after MAX_CRASHES it is marked failed for the session and says why (never with the
- * secrets its entry gives it).
+ * One configured server for the lifetime of the host: its tool list (fetched again when the server
+ * says it changed), the resources the user watches, and calls. Its sessions and bounded restarts
+ * are server-lifecycle.ts's; nothing it reports carries the secrets its entry gives it.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress, Root, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -10,41 +9,23 @@ import { DeclinedRequest, type ServerRequestHandler } from '../vocabulary/server
 import { DEFAULT_BREAKER } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/types.js';
 import { type BreakerState, CircuitBreaker } from './circuit-breaker.js';
-import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { connectServer } from './connect.js';
 import type { Connection, ServerList } from './connection.js';
 import { allPages } from './paginate.js';
-import { displayUrl, errorWithoutSecrets, hideSecrets, secretValues } from './server-secrets.js';
-import { AuthorisationNeeded } from './authorisation-needed.js';
+import { callServerTool } from './server-call.js';
+import { ServerLifecycle, type ServerState, type Session } from './server-lifecycle.js';
+import { errorWithoutSecrets, hideSecrets, secretValues } from './server-secrets.js';
 import { instructionsForModel } from './server-instructions.js';
 import { filterTools } from './tool-filter.js';
 import { SessionTasks } from './session-tasks.js';
-import { callToolAsTask, runsAsTask } from './task-call.js';
+import { WatchedResources } from './watched-resources.js';
 
 /** However often a failing server's probes fail, it is tried again at least this often. */
 const BREAKER_CEILING_MS = 5 * 60_000;
-/** Crashes tolerated before a server is given up on: enough for a flaky start, not a crash loop. */
-const MAX_CRASHES = 3;
 /** What a server that is not up offers; one array, so the host's catalogue stays the same. */
 const NO_TOOLS: Tool[] = [];
-/** However long a call keeps reporting progress, it is cancelled after this (or its own timeout, if longer). */
-const PROGRESS_CEILING_MS = 30 * 60_000;
 const ignoreProgress = (): void => undefined;
-/** Bound on the initialize handshake, so one stuck server cannot hold up start-up forever. */
-const START_TIMEOUT_MS = 30_000;
-
-/**
- * A remote connect is a network exchange, which the server's `timeout` is for. A child's
- * start is mostly spawning and loading code, which varies with machine load: a short
- * per-call timeout must not fail it.
- */
-function startTimeoutMs(config: ServerConfig): number {
-  return config.kind === 'stdio' ? START_TIMEOUT_MS : Math.min(config.timeoutMs, START_TIMEOUT_MS);
-}
-
-/** `disabled`: turned off by the user for now (`/disable`); `closed`: the host is shutting down. */
-export type ServerState = 'starting' | 'ready' | 'crashed' | 'failed' | 'disabled' | 'closed';
 
 export interface ServerStatus {
   name: string;
@@ -76,21 +57,13 @@ export interface ManagedServerDeps {
 export const MAX_SAMPLING_PER_CALL = 10;
 
 export class ManagedServer {
-  private connection: Connection | undefined;
-  private starting: Promise<void> | undefined;
+  private readonly lifecycle: ServerLifecycle;
   private tools: Tool[] = [];
   private toolsTurnedOff: string[] = [];
   /** The server's `instructions` for the model, from the last `initialize`; set with the tools it goes with. */
   private instructionsText: string | undefined;
-  private crashes = 0;
-  /** Increments on every start, so a late close event from an old session is ignored. */
-  private generation = 0;
-  private state: ServerState = 'starting';
-  private startMs: number | undefined;
-  private lastError: string | undefined;
   private readonly log: Logger;
-  /** Resources the user watches: a restarted server knows nothing of them, so each start subscribes again. */
-  private readonly watched = new Set<string>();
+  private readonly watched: WatchedResources;
   /** Sampling requests since the last call began. */
   private samplingRequests = 0;
   /** The tasks this session's calls started on the server, with the last state heard of each. */
@@ -104,8 +77,14 @@ export class ManagedServer {
   ) {
     this.log = deps.log.child({ server: config.name });
     this.tasks = new SessionTasks(config.name);
+    this.watched = new WatchedResources(config, this.log);
     const { failures, cooldownMs } = config.breaker ?? DEFAULT_BREAKER;
     this.breaker = new CircuitBreaker({ failures, cooldownMs, ceilingMs: Math.max(BREAKER_CEILING_MS, cooldownMs) });
+    this.lifecycle = new ServerLifecycle(config, this.log, {
+      open: (session) => this.open(session),
+      prepare: (connection) => this.prepare(connection),
+      changed: () => deps.onChange(this.status()),
+    });
   }
 
   get name(): string {
@@ -116,10 +95,10 @@ export class ManagedServer {
     return {
       name: this.name,
       kind: this.config.kind,
-      state: this.state,
+      state: this.lifecycle.state,
       toolCount: this.tools.length,
-      startMs: this.startMs,
-      lastError: this.lastError,
+      startMs: this.lifecycle.startMs,
+      lastError: this.lifecycle.lastError,
       description: this.config.description,
       ...this.breakerStatus(),
     };
@@ -131,7 +110,8 @@ export class ManagedServer {
   }
 
   listTools(): Tool[] {
-    return this.state === 'ready' || this.state === 'crashed' ? this.tools : NO_TOOLS;
+    const state = this.lifecycle.state;
+    return state === 'ready' || state === 'crashed' ? this.tools : NO_TOOLS;
   }
 
   /** Changes only with the tool list (each start lists the tools again): a catalogue kept per tool list holds it. */
@@ -139,59 +119,34 @@ export class ManagedServer {
     return this.instructionsText;
   }
 
-  /** Starts (or restarts) the server; never throws: failures land in `status()`. */
-  start(): Promise<void> {
-    this.starting ??= this.connect().finally(() => {
-      this.starting = undefined;
-    });
-    return this.starting;
+  /** Tools of the server its entry turns off: not offered, not callable, but named by `tools`. */
+  turnedOffTools(): string[] {
+    return this.toolsTurnedOff;
   }
 
-  private async connect(): Promise<void> {
-    this.setState('starting');
-    const began = performance.now();
-    const generation = ++this.generation;
-    try {
-      const connection = await connectServer(this.config, {
-        log: this.log,
-        timeoutMs: startTimeoutMs(this.config),
-        onClosed: () => this.onUnexpectedClose(generation),
-        roots: this.deps.roots,
-        onListChanged: (list) => void this.onListChanged(list, generation),
-        onResourceUpdated: (uri) => this.deps.onResourceUpdated(this.name, uri),
-        serverRequests: {
-          server: this.name,
-          handler: this.deps.serverRequests,
-          countSampling: () => this.countSampling(),
-        },
-      });
-      if (generation !== this.generation) {
-        // Turned off while it started: the new session is not wanted.
-        await connection.client.close().catch(() => undefined);
-        return;
-      }
-      this.connection = connection;
-      const tools = await listAllTools(connection);
-      this.instructionsText = instructionsForModel(connection.client.getInstructions(), this.config);
-      this.setTools(tools);
-      await this.subscribeAgain(connection);
-      // Turned off meanwhile: `disable` has closed this session already.
-      if (generation !== this.generation) return;
-      this.startMs = Math.round(performance.now() - began);
-      this.lastError = undefined;
-      this.log.info({ tools: this.tools.length, startMs: this.startMs }, 'server ready');
-      this.setState('ready');
-    } catch (error) {
-      if (generation !== this.generation) return;
-      // A server waiting for the user's sign-in has not failed: the line says what to run.
-      const why =
-        error instanceof AuthorisationNeeded
-          ? error.message
-          : `failed to start (${this.describe()}): ${errorMessage(error)}`;
-      this.lastError = hideSecrets(why, this.config);
-      this.log.warn({ err: errorWithoutSecrets(error, secretValues(this.config)) }, 'server failed to start');
-      this.setState('failed');
-    }
+  private open(session: Session): Promise<Connection> {
+    return connectServer(this.config, {
+      log: this.log,
+      timeoutMs: session.timeoutMs,
+      onClosed: session.onClosed,
+      roots: this.deps.roots,
+      onListChanged: (list) => void this.onListChanged(list, session),
+      onResourceUpdated: (uri) => this.deps.onResourceUpdated(this.name, uri),
+      serverRequests: {
+        server: this.name,
+        handler: this.deps.serverRequests,
+        countSampling: () => this.countSampling(),
+      },
+    });
+  }
+
+  /** A new session's tools and instructions, and the watches the last one had. */
+  private async prepare(connection: Connection): Promise<{ tools: number }> {
+    const tools = await listAllTools(connection);
+    this.instructionsText = instructionsForModel(connection.client.getInstructions(), this.config);
+    this.setTools(tools);
+    await this.watched.subscribeAgain(connection.client);
+    return { tools: this.tools.length };
   }
 
   private countSampling(): void {
@@ -202,66 +157,30 @@ export class ManagedServer {
       );
   }
 
-  /** What the user watched before a restart; one that fails is logged, not a failed start. */
-  private async subscribeAgain(connection: Connection): Promise<void> {
-    await Promise.all(
-      [...this.watched].map((uri) =>
-        connection.client
-          .subscribeResource({ uri })
-          .catch((error: unknown) =>
-            this.log.warn({ uri, err: errorWithoutSecrets(error, secretValues(this.config)) }, 'could not watch again'),
-          ),
-      ),
-    );
-  }
-
-  /** Remembers (or forgets) a watched resource once the server has taken the (un)subscription. */
   async watch(uri: string, on: boolean): Promise<void> {
-    const client = await this.client();
-    if (on) {
-      await client.subscribeResource({ uri });
-      this.watched.add(uri);
-    } else {
-      this.watched.delete(uri);
-      await client.unsubscribeResource({ uri });
-    }
+    await this.watched.watch(await this.client(), uri, on);
   }
 
   /**
    * A changed tool list is fetched again: the host's catalogue (and the model's next request)
    * follows it. Changed prompts or resources are only announced: they are listed when asked for.
    */
-  private async onListChanged(list: ServerList, generation: number): Promise<void> {
-    const connection = this.connection;
-    if (generation !== this.generation || !connection || this.state !== 'ready') return;
+  private async onListChanged(list: ServerList, session: Session): Promise<void> {
+    const connection = session.current();
+    if (!connection) return;
     if (list !== 'tools') {
       this.deps.onOffersChanged(this.name);
       return;
     }
     try {
       const tools = await listAllTools(connection);
-      if (generation !== this.generation || this.state !== 'ready') return;
+      if (!session.current()) return;
       this.setTools(tools);
       this.log.info({ tools: tools.length }, 'server tool list changed');
       this.deps.onChange(this.status());
     } catch (error) {
       this.log.warn({ err: errorWithoutSecrets(error, secretValues(this.config)) }, 'could not refresh the tool list');
     }
-  }
-
-  private onUnexpectedClose(generation: number): void {
-    const connection = this.connection;
-    if (generation !== this.generation || !connection || this.state === 'closed') return;
-    this.connection = undefined;
-    this.crashes += 1;
-    const tail = connection.stderrTail();
-    const closeReason = connection.closeReason?.();
-    // The SDK closes a session whose stream it cannot read: say so rather than blame the server's exit.
-    const what = hideSecrets(closeReason ? `disconnected: ${closeReason}` : 'exited unexpectedly', this.config);
-    // The tail is hidden already, line by line, as it was read.
-    this.lastError = `${what}${tail ? `; last output:\n${tail}` : ''}`;
-    this.log.warn({ crashes: this.crashes, reason: what }, 'server stopped unexpectedly');
-    this.setState(this.crashes >= MAX_CRASHES ? 'failed' : 'crashed');
   }
 
   /** The server's tools less those its entry turns off (`includeTools`, `excludeTools`), which are remembered by name. */
@@ -271,63 +190,9 @@ export class ManagedServer {
     this.toolsTurnedOff = disabled;
   }
 
-  /** Tools of the server its entry turns off: not offered, not callable, but named by `tools`. */
-  turnedOffTools(): string[] {
-    return this.toolsTurnedOff;
-  }
-
-  /** `/disable`: the server is stopped and its tools leave the catalogue until `/enable`. */
-  async disable(): Promise<void> {
-    if (this.state === 'disabled' || this.state === 'closed') return;
-    // A start under way sees the generation change and closes what it opened.
-    this.generation += 1;
-    const connection = this.connection;
-    this.connection = undefined;
-    this.setState('disabled');
-    await connection?.client.close().catch((error: unknown) => this.log.warn({ err: error }, 'close failed'));
-  }
-
-  /** `/enable`: started again, with a clean slate of crashes. */
-  async enable(): Promise<void> {
-    if (this.state !== 'disabled') return;
-    this.crashes = 0;
-    this.lastError = undefined;
-    await this.start();
-  }
-
-  /** Makes the server usable for a call, restarting it after a crash; returns why it cannot be. */
-  async ensureReady(): Promise<string | undefined> {
-    if (this.state === 'disabled')
-      return `server "${this.name}" is turned off for now (/enable ${this.name} turns it on)`;
-    if (this.state === 'crashed') await this.start();
-    else if (this.state === 'starting') await this.starting;
-    if (this.state === 'ready' && this.connection) return undefined;
-    return this.givenUp() ?? `server "${this.name}" is not available: ${this.lastError ?? this.state}`;
-  }
-
-  /** Why the server is given up on for the session (it crashed too often), if it is. */
-  givenUp(): string | undefined {
-    if (this.state !== 'failed' || this.crashes < MAX_CRASHES) return undefined;
-    return `server "${this.name}" crashed ${this.crashes} times and is disabled for this session (${this.lastError ?? 'no details'})`;
-  }
-
-  /** The session's client for a request other than a tool call; throws saying why the server cannot take one. */
-  async client(): Promise<Client> {
-    const unavailable = await this.ensureReady();
-    if (unavailable || !this.connection) throw new Error(unavailable ?? `server "${this.name}" is not connected`);
-    return this.connection.client;
-  }
-
-  /** A ready server's client, without starting or restarting anything: for listings that must not wait. */
-  readyClient(): Client | undefined {
-    return this.state === 'ready' ? this.connection?.client : undefined;
-  }
-
   /**
-   * Calls a tool; throws on transport errors, timeouts and cancellation (the host turns those into
-   * results). A call that reports progress is not timed out while it keeps reporting, up to a ceiling.
-   * A tool that supports tasks, on a server that takes them, runs as a task: its status is reported
-   * as progress, and the same timeout and ceiling apply to how long it goes unheard and runs in all.
+   * Calls a tool on the current session, as server-call.ts says; throws on transport errors, timeouts
+   * and cancellation (the host turns those into results).
    */
   async call(
     tool: string,
@@ -335,63 +200,52 @@ export class ManagedServer {
     signal?: AbortSignal,
     onProgress?: (progress: Progress) => void,
   ): Promise<CallToolResult> {
-    const connection = this.connection;
+    const connection = this.lifecycle.connection;
     if (!connection) throw new Error(`server "${this.name}" is not connected`);
     this.samplingRequests = 0;
     const spec = this.tools.find((known) => known.name === tool);
-    if (runsAsTask(connection.client, spec))
-      return callToolAsTask(connection.client, tool, args, {
-        signal,
-        idleMs: this.config.timeoutMs,
-        ceilingMs: Math.max(this.config.timeoutMs, PROGRESS_CEILING_MS),
-        onProgress: onProgress ?? ignoreProgress,
-        hide: (text) => hideSecrets(text, this.config),
-        log: this.log,
-        tasks: this.tasks,
-      });
-    // The SDK never removes the listener it adds to the signal it is given, so it gets one that lives
-    // only as long as this call: the caller's (a whole turn's) collects nothing, and an abort after the
-    // call has finished cannot send a cancellation for it. Without a caller's signal there is nothing
-    // to forward.
-    const call = signal ? new AbortController() : undefined;
-    const forward = (): void => call?.abort(signal?.reason);
-    if (signal?.aborted) forward();
-    else signal?.addEventListener('abort', forward, { once: true });
-    try {
-      // The SDK sends notifications/cancelled to the server on both timeout and abort.
-      const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: call?.signal,
-        timeout: this.config.timeoutMs,
-        // Asking for progress (the SDK sends a progressToken) is what lets a long call outlive the timeout.
-        onprogress: onProgress ?? ignoreProgress,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: Math.max(this.config.timeoutMs, PROGRESS_CEILING_MS),
-      });
-      return result as CallToolResult;
-    } finally {
-      signal?.removeEventListener('abort', forward);
-    }
+    return callServerTool(connection.client, spec, tool, args, {
+      signal,
+      timeoutMs: this.config.timeoutMs,
+      onProgress: onProgress ?? ignoreProgress,
+      hide: (text) => hideSecrets(text, this.config),
+      log: this.log,
+      tasks: this.tasks,
+    });
   }
 
-  describe(): string {
-    // Security: a remote URL's query may carry an API key, so messages show it without one; a
-    // command line may too (`--token=…`), so its secret words are hidden.
-    return this.config.kind === 'stdio'
-      ? hideSecrets([this.config.command, ...this.config.args].join(' '), this.config)
-      : displayUrl(this.config.url);
+  // Its sessions, restarts and what they leave it able to do: server-lifecycle.ts.
+
+  start(): Promise<void> {
+    return this.lifecycle.start();
   }
 
-  async close(): Promise<void> {
-    this.setState('closed');
-    const connection = this.connection;
-    this.connection = undefined;
-    await connection?.client.close().catch((error: unknown) => this.log.warn({ err: error }, 'close failed'));
+  disable(): Promise<void> {
+    return this.lifecycle.disable();
   }
 
-  private setState(state: ServerState): void {
-    if (this.state === 'closed') return;
-    this.state = state;
-    this.deps.onChange(this.status());
+  enable(): Promise<void> {
+    return this.lifecycle.enable();
+  }
+
+  ensureReady(): Promise<string | undefined> {
+    return this.lifecycle.ensureReady();
+  }
+
+  givenUp(): string | undefined {
+    return this.lifecycle.givenUp();
+  }
+
+  client(): Promise<Client> {
+    return this.lifecycle.client();
+  }
+
+  readyClient(): Client | undefined {
+    return this.lifecycle.readyClient();
+  }
+
+  close(): Promise<void> {
+    return this.lifecycle.close();
   }
 }
 

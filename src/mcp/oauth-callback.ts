@@ -39,30 +39,37 @@ function answer(response: http.ServerResponse, status: number, text: string): vo
   response.end(`${text}\n`);
 }
 
+/** One request to the callback: it settles the wait for its `state`, if one is under way, and answers the browser. */
+function receiveCallback(
+  waiting: Map<string, Waiter>,
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+): void {
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  if (request.method !== 'GET' || url.pathname !== CALLBACK_PATH) return answer(response, 404, 'not found');
+  const state = url.searchParams.get('state') ?? '';
+  const waiter = waiting.get(state);
+  // Security: only the state this flow sent proves the answer comes from the authorization it started
+  // (CSRF); a forged or stale callback neither completes nor ends the wait.
+  if (!waiter) return answer(response, 400, PAGE.unknown);
+  waiting.delete(state);
+  const code = url.searchParams.get('code');
+  const error = url.searchParams.get('error');
+  if (code && !error) {
+    answer(response, 200, PAGE.done);
+    waiter.resolve(code);
+    return;
+  }
+  answer(response, 400, PAGE.refused);
+  const description = url.searchParams.get('error_description');
+  const why = `${error ?? 'no code in the answer'}${description ? `: ${description}` : ''}`.slice(0, MAX_ERROR_CHARS);
+  waiter.reject(new Error(`the authorization server refused: ${why}`));
+}
+
 /** Listens on 127.0.0.1:`port` (0: a free port). */
 export async function listenForCallback(port = 0): Promise<AuthorizationCallback> {
   const waiting = new Map<string, Waiter>();
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (request.method !== 'GET' || url.pathname !== CALLBACK_PATH) return answer(response, 404, 'not found');
-    const state = url.searchParams.get('state') ?? '';
-    const waiter = waiting.get(state);
-    // Security: only the state this flow sent proves the answer comes from the authorization it started
-    // (CSRF); a forged or stale callback neither completes nor ends the wait.
-    if (!waiter) return answer(response, 400, PAGE.unknown);
-    waiting.delete(state);
-    const code = url.searchParams.get('code');
-    const error = url.searchParams.get('error');
-    if (code && !error) {
-      answer(response, 200, PAGE.done);
-      waiter.resolve(code);
-      return;
-    }
-    answer(response, 400, PAGE.refused);
-    const description = url.searchParams.get('error_description');
-    const why = `${error ?? 'no code in the answer'}${description ? `: ${description}` : ''}`.slice(0, MAX_ERROR_CHARS);
-    waiter.reject(new Error(`the authorization server refused: ${why}`));
-  });
+  const server = http.createServer((request, response) => receiveCallback(waiting, request, response));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) =>
       reject(

@@ -4,7 +4,11 @@
  * names the command that fixes it.
  */
 import fsp from 'node:fs/promises';
-import { type AddClientAuthentication, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  type AddClientAuthentication,
+  type OAuthDiscoveryState,
+  UnauthorizedError,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -36,6 +40,28 @@ export function oauthFailure(error: unknown, config: RemoteServerConfig): Error 
   return code === 401
     ? new AuthorisationNeeded(config.name, 'the server refused the token it had just accepted')
     : undefined;
+}
+
+/**
+ * Why a server that has not refused what was stored still needs a person: it asks for more access
+ * than the stored token has (a scope), or it publishes no OAuth metadata to authorise with.
+ */
+export function authorisationNeeded(
+  server: string,
+  hasTokens: boolean,
+  discovery: OAuthDiscoveryState | undefined,
+  authorizationUrl?: URL,
+): AuthorisationNeeded {
+  const scope = authorizationUrl?.searchParams.get('scope');
+  if (hasTokens && scope) return new AuthorisationNeeded(server, `the server asks for more access: scope "${scope}"`);
+  // A 401 from a server that publishes no OAuth metadata may well want a plain token instead.
+  const advertised = discovery?.resourceMetadata !== undefined || discovery?.authorizationServerMetadata !== undefined;
+  return new AuthorisationNeeded(
+    server,
+    advertised
+      ? undefined
+      : `it publishes no OAuth metadata; if it takes a token instead, add "headers": { "Authorization": "Bearer \${TOKEN}" } to the "${server}" entry`,
+  );
 }
 
 /** `private_key_jwt` client authentication from the entry's key file (SEP-1046), signed by the SDK's helper. */

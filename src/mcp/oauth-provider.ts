@@ -24,7 +24,7 @@ import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import type { AuthorizationCallback } from './oauth-callback.js';
 import { AuthorisationNeeded } from './authorisation-needed.js';
-import { effectiveOAuth, privateKeyJwt } from './oauth-policy.js';
+import { authorisationNeeded, effectiveOAuth, privateKeyJwt } from './oauth-policy.js';
 import { type OAuthStore, oauthStoreFor, type StoredOAuth, withoutKeys } from './oauth-store.js';
 import { addSecretValues, hideSecrets } from './server-secrets.js';
 
@@ -263,18 +263,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (this.refused)
       return new AuthorisationNeeded(this.name, 'the server refused the stored authorisation: revoked or expired');
     const { tokens } = this.options.store.read();
-    const discovery = this.discoveryState();
-    const scope = url?.searchParams.get('scope');
-    if (tokens && scope) return new AuthorisationNeeded(this.name, `the server asks for more access: scope "${scope}"`);
-    // A 401 from a server that publishes no OAuth metadata may well want a plain token instead.
-    const advertised =
-      discovery?.resourceMetadata !== undefined || discovery?.authorizationServerMetadata !== undefined;
-    return new AuthorisationNeeded(
-      this.name,
-      advertised
-        ? undefined
-        : `it publishes no OAuth metadata; if it takes a token instead, add "headers": { "Authorization": "Bearer \${TOKEN}" } to the "${this.name}" entry`,
-    );
+    return authorisationNeeded(this.name, tokens !== undefined, this.discoveryState(), url);
   }
 
   private remember(values: (string | undefined)[]): void {
