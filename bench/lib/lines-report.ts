@@ -1,41 +1,34 @@
 /**
- * RESULTS.md's summary across Node lines: one row per figure, one column per line (the
- * machine's first), each cell the figure's median, its ratio to the same run's baseline and
- * whether it met its target on that line. The per-benchmark sections below it are the
- * machine's line in full.
+ * RESULTS.md's budgets across Node lines: one row per budget, one column per line (the
+ * machine's first), each cell the budget's figure and whether it met its limit there. Pure.
  */
 import { format } from './format.js';
-import type { Results, Row } from './results.js';
+import type { Budget, Results } from './results.js';
 
-function cell(item: Row | undefined): string {
-  if (!item) return '—';
-  const ratio = Number.isFinite(item.ratio) ? ` · ratio ${item.ratio.toFixed(2)}` : '';
-  return `${format(item.measured.median, item.unit)}${ratio} · ${item.pass ? 'pass' : '**miss**'}`;
-}
+const cell = (item: Budget | undefined): string =>
+  item ? `${format(item.value, item.unit)} · ${item.pass ? 'pass' : '**miss**'}` : '—';
 
 export function linesSection(results: Results): string[] {
   if (!results.lines) return [];
   const ran = results.lines.flatMap((run) => ('results' in run ? [run.results] : []));
   const all = [results, ...ran];
   const header = all.map((run, index) => `Node ${run.machine.node}${index === 0 ? ' (this machine)' : ''}`);
-  const rows = results.benchmarks.flatMap((benchmark) =>
-    benchmark.rows.map((item) => {
+  const budgets = results.benchmarks;
+  const rows = budgets.flatMap((benchmark) =>
+    (benchmark.budgets ?? []).map((item) => {
       const cells = all.map((run) =>
-        cell(run.benchmarks.find((other) => other.id === benchmark.id)?.rows.find((r) => r.name === item.name)),
+        cell(run.benchmarks.find((other) => other.id === benchmark.id)?.budgets?.find((b) => b.name === item.name)),
       );
-      return `| ${benchmark.title}: ${item.name} | ${cells.join(' | ')} |`;
+      return `| ${item.name} (${item.label}, limit ${item.op} ${format(item.limit, item.unit)}) | ${cells.join(' | ')} |`;
     }),
   );
   const notRun = results.lines.flatMap((run) => ('error' in run ? [`- Node ${run.line}: not run: ${run.error}`] : []));
-  // A line's own benchmarks: the machine's `pass` also counts the other lines.
-  const passed = all.filter((run) => run.benchmarks.every((benchmark) => benchmark.pass)).length;
   return [
-    '## Every Node line',
+    '## The budgets on every Node line',
     '',
-    `The same benchmarks, one after another, on each line's official binary from the npm registry; ` +
-      `${passed} of ${all.length} lines met every target.`,
+    "The budget benchmarks again, one line after another, on each line's official binary from the npm registry.",
     '',
-    `| figure | ${header.join(' | ')} |`,
+    `| budget | ${header.join(' | ')} |`,
     `|---|${all.map(() => '---').join('|')}|`,
     ...rows,
     '',
