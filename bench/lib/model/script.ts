@@ -72,10 +72,11 @@ export const withTag = (text: string, tag: number | undefined): string =>
 /** The answer a run of `kind` must print. */
 export const expectedAnswer = (kind: PromptKind, tag?: number): string => withTag(PROMPTS[kind].answer, tag);
 
+/** The kind of the prompt being answered: the last user message's (a chat's earlier ones are history). */
 function kindOf(userTexts: string[]): PromptKind | 'story' | undefined {
   const last = userTexts.at(-1) ?? '';
   if (last.includes(STORY_PROMPT)) return 'story';
-  return PROMPT_KINDS.find((kind) => userTexts.some((text) => text.includes(PROMPTS[kind].text)));
+  return PROMPT_KINDS.find((kind) => last.includes(PROMPTS[kind].text));
 }
 
 function tagOf(userTexts: string[]): number | undefined {
