@@ -23,9 +23,3 @@ export async function withBudgetWorld<T>(
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
-
-/** A machine's label for a budget's line: a budget is only met on some machine. */
-export function machineLabel(): string {
-  const cpus = os.cpus();
-  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.versions.node}`;
-}

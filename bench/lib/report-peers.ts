@@ -2,7 +2,7 @@
  * RESULTS.md's peer section: per prompt, a table of each figure for mcp-chat and each peer,
  * with the peer's ratio to mcp-chat beside it; then the peers skipped and why. Pure.
  */
-import { figure, format } from './format.js';
+import { figure } from './format.js';
 import { ahead, FIGURE_LABELS, FIGURES, type ClientFigures, type Figure } from './peers/figures.js';
 import type { PeerComparison, PeerKindRow } from './results.js';
 import type { Summary } from './stats.js';
@@ -50,18 +50,20 @@ function kindTable(row: PeerKindRow): string[] {
   ];
 }
 
-/** The lowest ratio of each peer over every prompt and figure: how far ahead (or behind) mcp-chat is at worst. */
+/** The lowest ratio of each peer over every prompt and figure it has: how far ahead (or behind) mcp-chat is at worst. */
 export function worstRatios(peers: PeerComparison): Record<string, number> {
   const worst: Record<string, number> = {};
   for (const row of peers.kinds)
     for (const [peer, byFigure] of Object.entries(row.ratios))
-      for (const name of FIGURES) worst[peer] = Math.min(worst[peer] ?? Number.POSITIVE_INFINITY, byFigure[name]);
+      for (const name of FIGURES)
+        if (Number.isFinite(byFigure[name]))
+          worst[peer] = Math.min(worst[peer] ?? Number.POSITIVE_INFINITY, byFigure[name]);
   return worst;
 }
 
 export function peerSection(peers: PeerComparison): string[] {
   const skipped = peers.skipped.map((item) => `- ${item.client}: skipped: ${item.reason}`);
-  const worst = Object.entries(worstRatios(peers)).map(([peer, ratio]) => `${peer} ${format(ratio)}`);
+  const worst = Object.entries(worstRatios(peers)).map(([peer, ratio]) => `${peer} ${ratio.toFixed(2)}`);
   return [
     `Peers installed on demand into \`${peers.installDir}\` (the benchmark's cache, not the project's dependencies). ` +
       `Target: mcp-chat ahead of every peer on every figure of every prompt (every ratio above 1): ` +

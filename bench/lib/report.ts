@@ -8,7 +8,7 @@ import path from 'node:path';
 import { figure, format } from './format.js';
 import { linesSection } from './lines-report.js';
 import { peerSection, worstRatios } from './report-peers.js';
-import type { BenchmarkResult, Budget, Check, Results, Row } from './results.js';
+import type { BenchmarkResult, Budget, Check, MachineInfo, Results, Row } from './results.js';
 
 function target(checkItem: Check): string {
   return `${checkItem.label} ${checkItem.op} ${format(checkItem.limit, checkItem.unit)}`;
@@ -43,7 +43,11 @@ function detailLines(entries: Array<[string, Record<string, number | string>]>):
     ]);
 }
 
-function section(benchmark: BenchmarkResult): string[] {
+/** A budget holds on some machine: each budget table says which. */
+export const machineLabel = (machine: MachineInfo): string =>
+  `${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}`;
+
+function section(benchmark: BenchmarkResult, machine: MachineInfo): string[] {
   const budgets = benchmark.budgets ?? [];
   const details = detailLines([
     ...benchmark.rows.map((item): [string, Row['details']] => [item.name, item.details]),
@@ -55,6 +59,8 @@ function section(benchmark: BenchmarkResult): string[] {
     ...(benchmark.peers ? peerSection(benchmark.peers) : []),
     ...(budgets.length > 0
       ? [
+          `Measured on ${machineLabel(machine)}.`,
+          '',
           '| budget | measured | limit | result | why this limit |',
           '|---|---|---|---|---|',
           ...budgets.map(budgetLine),
@@ -89,7 +95,7 @@ export function renderMarkdown(results: Results): string {
       `${machine.totalMemoryMb} MB; load average at start ${machine.loadAverageAtStart.map((load) => load.toFixed(2)).join(' / ')}. ` +
       `Whole run: ${(results.wallTimeMs / 1000).toFixed(0)} s. Overall: ${results.pass ? 'every target met' : 'some targets missed'}.`,
     '',
-    ...results.benchmarks.flatMap(section),
+    ...results.benchmarks.flatMap((benchmark) => section(benchmark, machine)),
     ...linesSection(results),
   ].join('\n');
 }
@@ -107,7 +113,7 @@ export function writeReport(dir: string, results: Results): void {
 export function progressLine(result: BenchmarkResult): string {
   const parts = [
     ...(result.peers
-      ? Object.entries(worstRatios(result.peers)).map(([peer, ratio]) => `${peer}: lowest ratio ${format(ratio)}`)
+      ? Object.entries(worstRatios(result.peers)).map(([peer, ratio]) => `${peer}: lowest ratio ${ratio.toFixed(2)}`)
       : []),
     ...(result.peers?.skipped ?? []).map((item) => `${item.client} skipped`),
     ...(result.budgets ?? []).map(
