@@ -125,6 +125,7 @@ describe('RESULTS.md', () => {
     });
     expect(text).toContain('| budget | Node 20.20.2 (this machine) | Node 24.11.0 |');
     expect(text).toContain('| RSS after 300 turns (RSS, limit <= 250 MB) | 140 MB · pass | 160 MB · pass |');
+    expect(text).toContain("| load average (1 min) when the line's run began | 0.00 | 0.00 |");
     expect(text).toContain('- Node 26: not run: no binary');
   });
 });
