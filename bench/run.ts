@@ -1,40 +1,20 @@
 /**
- * `npm run bench`: runs every benchmark in turn on the build, in a throwaway workspace, on the
- * machine's Node and then on each of the other Node lines users run (`--nodes 22,24,26` by
- * default, `--nodes none` for none), and writes bench/results.json and bench/RESULTS.md.
- * `--only a,b` runs some of them (on the machine's Node unless `--nodes` is given) and prints
- * their results, or writes them to `--out file`, without touching the recorded files;
- * `--report` only writes RESULTS.md again from results.json (after an edit of bench/fixes.md).
+ * `npm run bench`: the peer rows, the budgets and the quality benchmarks, in turn, on the build,
+ * then the budgets again on each other Node line users run (`--nodes 22,24,26` by default,
+ * `--nodes none` for none); writes bench/results.json and bench/RESULTS.md. `--only a,b` runs
+ * some of them (on the machine's Node unless `--nodes` is given) and prints their results, or
+ * writes them to `--out file`, without touching the recorded files; `--report` only writes
+ * RESULTS.md again from results.json.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../src/shared/paths.js';
-import { benchDetector } from './detector.js';
-import { benchFirstToken } from './first-token.js';
+import { BENCHMARKS, BUDGET_BENCHMARKS } from './benchmarks.js';
 import { DEFAULT_LINES, runOnLines } from './lib/node-lines.js';
-import { writeReport, writeResults } from './lib/report.js';
+import { BENCH_DIR } from './lib/paths.js';
+import { progressLine, writeReport, writeResults } from './lib/report.js';
 import type { BenchmarkResult, MachineInfo, Results } from './lib/results.js';
-import { createWorkspace, type Workspace } from './lib/workspace.js';
-import { benchMemory } from './memory.js';
-import { benchParallelCalls } from './parallel-calls.js';
-import { benchSessions } from './sessions.js';
-import { benchStartup } from './startup.js';
-import { benchToolCalls } from './tool-calls.js';
-import { benchToolSelection } from './tool-selection.js';
-import { benchTurn } from './turn.js';
-
-const BENCHMARKS: Record<string, (workspace: Workspace) => Promise<BenchmarkResult>> = {
-  startup: benchStartup,
-  'tool-calls': benchToolCalls,
-  turn: benchTurn,
-  'first-token': benchFirstToken,
-  memory: benchMemory,
-  detector: benchDetector,
-  'parallel-calls': benchParallelCalls,
-  'tool-selection': benchToolSelection,
-  sessions: benchSessions,
-};
+import { createWorkspace } from './lib/workspace.js';
 
 function machine(): MachineInfo {
   const cpus = os.cpus();
@@ -55,7 +35,7 @@ function option(argv: string[], flag: string): string | undefined {
   return at < 0 ? undefined : (argv[at + 1] ?? '');
 }
 
-/** Other Node lines to run on: all of them for a full run, none for `--only` unless named. */
+/** Other Node lines to run the budgets on: all of them for a full run, none for `--only` unless named. */
 function otherLines(argv: string[], full: boolean): string[] {
   const nodes = option(argv, '--nodes');
   if (nodes === undefined) return full ? DEFAULT_LINES : [];
@@ -76,7 +56,23 @@ function selected(argv: string[]): string[] {
   return names;
 }
 
-const BENCH_DIR = path.join(PACKAGE_ROOT, 'bench');
+async function runSelected(names: string[]): Promise<BenchmarkResult[]> {
+  const workspace = createWorkspace();
+  const results: BenchmarkResult[] = [];
+  try {
+    for (const name of names) {
+      process.stdout.write(`${name}…\n`);
+      const benchmark = BENCHMARKS[name];
+      if (!benchmark) throw new Error(`no benchmark ${name}`);
+      const result = await benchmark(workspace);
+      results.push(result);
+      process.stdout.write(`${progressLine(result)}\n`);
+    }
+  } finally {
+    workspace.remove();
+  }
+  return results;
+}
 
 async function main(): Promise<void> {
   if (process.argv.includes('--report')) {
@@ -89,22 +85,10 @@ async function main(): Promise<void> {
   const lines = otherLines(argv, full);
   const began = performance.now();
   const info = machine();
-  const workspace = createWorkspace();
-  const benchmarks: BenchmarkResult[] = [];
-  try {
-    for (const name of names) {
-      process.stdout.write(`${name}… `);
-      const result = await (BENCHMARKS[name] as (workspace: Workspace) => Promise<BenchmarkResult>)(workspace);
-      benchmarks.push(result);
-      const ratios = result.rows.map((item) => `${item.name}: ratio ${item.ratio.toFixed(2)}`).join('; ');
-      process.stdout.write(
-        `${result.pass ? 'pass' : 'MISS'} in ${(result.durationMs / 1000).toFixed(0)} s (${ratios})\n`,
-      );
-    }
-  } finally {
-    workspace.remove();
-  }
-  const runs = lines.length > 0 ? await runOnLines(lines, process.argv[1] ?? '', names) : undefined;
+  const benchmarks = await runSelected(names);
+  const onLines = names.filter((name) => BUDGET_BENCHMARKS.includes(name));
+  const runs =
+    lines.length > 0 && onLines.length > 0 ? await runOnLines(lines, process.argv[1] ?? '', onLines) : undefined;
   const results: Results = {
     date: new Date().toISOString(),
     machine: info,

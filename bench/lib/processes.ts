@@ -1,39 +1,13 @@
 /**
- * Child processes as the benchmarks see them: run one to completion and time it from
- * spawn to exit, and read a running one's CPU time and resident memory from /proc.
+ * Processes as the benchmarks see them from outside, through /proc: a process's CPU time and
+ * resident memory, its children, every process below it (a client, the MCP servers it
+ * started and theirs), and the CPU time of the children this process has waited for.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { runNode } from '../../test/helpers/run-cli.js';
-
-export interface Finished {
-  ms: number;
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-export interface RunOptions {
-  cwd: string;
-  env: Record<string, string>;
-  /** A hung child fails the benchmark instead of stalling it. */
-  timeoutMs?: number;
-}
-
-/** Runs `node <args>` and resolves when it has exited and its pipes have closed, with the time from spawn. */
-export async function timeNode(args: string[], options: RunOptions): Promise<Finished> {
-  const began = performance.now();
-  const result = await runNode(args, { ...options, timeoutMs: options.timeoutMs ?? 60_000 });
-  return { ...result, ms: performance.now() - began };
-}
-
-/** Throws with the child's stderr when it did not exit 0: a failing run must not be timed as a fast one. */
-export function assertSucceeded(run: Finished, what: string): Finished {
-  if (run.code !== 0) throw new Error(`${what} exited with ${run.code}:\n${run.stderr.slice(-2000)}`);
-  return run;
-}
 
 const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+const PAGE_BYTES = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim()) || 4096;
 
 /** Fields of /proc/<pid>/stat after the command name (which may contain spaces). */
 function statFields(pid: number): string[] {
@@ -55,18 +29,47 @@ export function rssMb(pid: number): number {
   return Number(match[1]) / 1024;
 }
 
-/** The direct children of `pid`, found by their parent field in /proc. */
+/** Resident memory in MB from /proc/<pid>/statm (cheaper to read than status); 0 once it has gone. */
+function residentMb(pid: number): number {
+  try {
+    const resident = Number(fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+    return (resident * PAGE_BYTES) / 2 ** 20;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every process's parent, read from /proc; processes that exit while we look are left out. */
+function parents(): Map<number, number> {
+  const table = new Map<number, number>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      table.set(Number(name), Number(statFields(Number(name))[1]));
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  return table;
+}
+
+/** The direct children of `pid`. */
 export function childPids(pid: number): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((name) => {
-      try {
-        return Number(statFields(Number(name))[1]) === pid ? [Number(name)] : [];
-      } catch {
-        return []; // Exited while we looked.
-      }
-    });
+  return [...parents()].filter(([, parent]) => parent === pid).map(([child]) => child);
+}
+
+/** `pid` and every process below it. */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const [child, parent] of parents()) children.set(parent, [...(children.get(parent) ?? []), child]);
+  const tree = [pid];
+  for (let at = 0; at < tree.length; at++) tree.push(...(children.get(tree[at] as number) ?? []));
+  return tree;
+}
+
+/** Resident memory of a set of processes together, in MB. */
+export function treeRssMb(pids: number[]): number {
+  return pids.reduce((sum, pid) => sum + residentMb(pid), 0);
 }
 
 /**
@@ -77,4 +80,13 @@ export function reapedChildrenCpuMs(): number {
   const fields = statFields(process.pid);
   // cutime and cstime are fields 16 and 17 of the full line, 14 and 15 after the name.
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Whether `pid` is still running (a zombie waiting for its parent counts as gone). */
+export function isRunning(pid: number): boolean {
+  try {
+    return statFields(pid)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }

@@ -1,11 +1,13 @@
 /**
- * The shape of bench/results.json: each benchmark has rows, each row a measured figure,
- * the baseline measured beside it in the same run, their ratio and the checks against
- * the targets of issue 7. A row passes only when every one of its checks does.
+ * The shape of bench/results.json. A benchmark has some of: rows (a figure beside a baseline
+ * measured in the same run, with checks; the quality benchmarks), budgets (a figure against
+ * an absolute limit a user would feel), and the peer comparison (mcp-chat beside codex and
+ * opencode on the same prompts). It passes when every row, budget and peer target does.
  */
+import type { ClientFigures, Figure } from './peers/figures.js';
 import { ratioOf, type Summary } from './stats.js';
 
-export type Comparison = '<' | '<=' | '>=' | '==';
+export type Comparison = '<' | '<=' | '>=' | '>' | '==';
 
 export interface Check {
   /** What is compared, e.g. `ratio` or `p50 latency`. */
@@ -27,8 +29,34 @@ export interface Row {
   ratio: number;
   checks: Check[];
   pass: boolean;
-  /** Further figures worth reading beside the row (p99, CPU use, tokens lost…). */
+  /** Further figures worth reading beside the row. */
   details: Record<string, number | string>;
+}
+
+/** An absolute budget: one figure, its limit, and why a user would feel it. */
+export interface Budget extends Check {
+  name: string;
+  why: string;
+  summary?: Summary;
+  details: Record<string, number | string>;
+}
+
+/** One prompt kind of the peer comparison: each client's figures, each peer's ratios to mcp-chat. */
+export interface PeerKindRow {
+  kind: string;
+  prompt: string;
+  clients: ClientFigures[];
+  /** By peer id: peer median over mcp-chat median, per figure. */
+  ratios: Record<string, Record<Figure, number>>;
+}
+
+export interface PeerComparison {
+  /** Where the peers were installed (the benchmark's cache). */
+  installDir: string;
+  skipped: Array<{ client: string; reason: string }>;
+  kinds: PeerKindRow[];
+  /** The product owner's target: every ratio of every peer above 1, no peer skipped or failed. */
+  targetMet: boolean;
 }
 
 export interface BenchmarkResult {
@@ -39,6 +67,8 @@ export interface BenchmarkResult {
   warmup: string;
   runs: string;
   rows: Row[];
+  budgets?: Budget[];
+  peers?: PeerComparison;
   pass: boolean;
   durationMs: number;
 }
@@ -59,7 +89,7 @@ export interface Results {
   wallTimeMs: number;
   pass: boolean;
   benchmarks: BenchmarkResult[];
-  /** The same benchmarks on other Node lines (see node-lines.ts); absent in a child's own results. */
+  /** The budget benchmarks on other Node lines (see node-lines.ts); absent in a child's own results. */
   lines?: LineRun[];
 }
 
@@ -74,13 +104,41 @@ function compare(value: number, op: Comparison, limit: number): boolean {
       return value <= limit;
     case '>=':
       return value >= limit;
+    case '>':
+      return value > limit;
     case '==':
       return value === limit;
+    default:
+      return op satisfies never;
   }
 }
 
 export function check(label: string, value: number, op: Comparison, limit: number, unit = ''): Check {
   return { label, value, op, limit, unit, pass: compare(value, op, limit) };
+}
+
+export interface BudgetInput {
+  name: string;
+  /** The figure compared, e.g. `p99` or `median`. */
+  label: string;
+  value: number;
+  op: Comparison;
+  limit: number;
+  unit: string;
+  why: string;
+  summary?: Summary;
+  details?: Record<string, number | string>;
+}
+
+export function budget(input: BudgetInput): Budget {
+  const { name, label, value, op, limit, unit, why, summary, details } = input;
+  return {
+    name,
+    why,
+    ...check(label, value, op, limit, unit),
+    ...(summary ? { summary } : {}),
+    details: details ?? {},
+  };
 }
 
 export interface RowInput {
@@ -113,7 +171,16 @@ export function row(input: RowInput): Row {
 
 export type BenchmarkInfo = Pick<BenchmarkResult, 'id' | 'title' | 'howMeasured' | 'warmup' | 'runs'>;
 
-/** A benchmark's result from its rows: it passes when every row does; timed from `began`. */
-export function benchmarkResult(info: BenchmarkInfo, rows: Row[], began: number): BenchmarkResult {
-  return { ...info, rows, pass: rows.every((item) => item.pass), durationMs: performance.now() - began };
+/** A benchmark's result: it passes when every row, budget and peer target does; timed from `began`. */
+export function benchmarkResult(
+  info: BenchmarkInfo,
+  rows: Row[],
+  began: number,
+  extra: { budgets?: Budget[]; peers?: PeerComparison } = {},
+): BenchmarkResult {
+  const pass =
+    rows.every((item) => item.pass) &&
+    (extra.budgets ?? []).every((item) => item.pass) &&
+    (extra.peers?.targetMet ?? true);
+  return { ...info, rows, ...extra, pass, durationMs: performance.now() - began };
 }

@@ -1,37 +1,22 @@
 /**
- * The world every benchmark runs in: a throwaway directory with an mcp_config.json naming
- * exactly the three local servers (absolute paths into the build), a clean environment
- * for child processes, and the same server entries for the bare SDK baselines.
+ * The world of the in-process quality benchmarks (the detector, tool selection, sessions): a
+ * throwaway directory with an mcp_config.json naming the three local servers (absolute paths
+ * into the build), a clean environment for the children they start, and the configuration as
+ * mcp-chat resolves it. The process-level benchmarks set up their own (bench/lib/clients/).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import type { AppConfig } from '../../src/config/types.js';
-import { PACKAGE_ROOT, SHIPPED_CONFIG_PATH } from '../../src/shared/paths.js';
+import { SHIPPED_CONFIG_PATH } from '../../src/shared/paths.js';
+import { CLI, serverMain } from './paths.js';
 
-export const CLI = path.join(PACKAGE_ROOT, 'dist/src/cli.js');
-/** Compiled baseline scripts sit beside this module's compiled directory. */
-export const BASELINE_DIR = path.resolve(import.meta.dirname, '../baseline');
-
-export type LocalServer = 'calculator' | 'file' | 'research';
-export const LOCAL_SERVERS: LocalServer[] = ['calculator', 'file', 'research'];
-
-/** One stdio server as both the config file and a bare SDK client start it. */
-export interface ServerEntry {
-  name: LocalServer;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  /** The workspace, as for the host (a server's default working directory is its config file's). */
-  cwd: string;
-}
+export { CLI };
 
 export interface Workspace {
   dir: string;
   configPath: string;
-  entries: ServerEntry[];
-  entry(name: LocalServer): ServerEntry;
   /** Environment for an `mcp-chat` child: nothing of ours leaks in; Ollama is `ollamaUrl`. */
   env(ollamaUrl?: string): Record<string, string>;
   /** The configuration as `mcp-chat` resolves it from this workspace. */
@@ -39,30 +24,25 @@ export interface Workspace {
   remove(): void;
 }
 
-function serverEntries(dir: string): ServerEntry[] {
-  const main = (name: LocalServer): string => path.join(PACKAGE_ROOT, `dist/servers/${name}/main.js`);
-  return [
-    { name: 'calculator', command: process.execPath, args: [main('calculator')], env: {}, cwd: dir },
-    { name: 'file', command: process.execPath, args: [main('file'), dir], env: {}, cwd: dir },
-    {
-      name: 'research',
+function mcpServers(dir: string): Record<string, { command: string; args: string[]; env: Record<string, string> }> {
+  return {
+    calculator: { command: process.execPath, args: [serverMain('calculator')], env: {} },
+    file: { command: process.execPath, args: [serverMain('file'), dir], env: {} },
+    research: {
       command: process.execPath,
-      args: [main('research')],
+      args: [serverMain('research')],
       // Never contacted: no benchmark searches arXiv. Port 9 (discard) fails fast if one ever did.
       env: { ARXIV_API_URL: 'http://127.0.0.1:9/api/query', PAPERS_DIR: path.join(dir, 'papers') },
-      cwd: dir,
     },
-  ];
+  };
 }
 
 export function createWorkspace(): Workspace {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-chat-bench-')));
-  const entries = serverEntries(dir);
   const configPath = path.join(dir, 'mcp_config.json');
-  const mcpServers = Object.fromEntries(entries.map(({ name, command, args, env }) => [name, { command, args, env }]));
   const file = {
     ollama: { model: 'llama3.2' },
-    mcpServers,
+    mcpServers: mcpServers(dir),
     logging: { level: 'info', file: path.join(dir, 'mcp-chat.log') },
   };
   fs.writeFileSync(configPath, JSON.stringify(file, null, 2));
@@ -76,12 +56,6 @@ export function createWorkspace(): Workspace {
   return {
     dir,
     configPath,
-    entries,
-    entry: (name) => {
-      const found = entries.find((candidate) => candidate.name === name);
-      if (!found) throw new Error(`no ${name} entry`);
-      return found;
-    },
     env,
     config: (ollamaUrl) =>
       loadConfig({ configPath, cwd: dir, env: env(ollamaUrl), packageConfigPath: SHIPPED_CONFIG_PATH }),
