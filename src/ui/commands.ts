@@ -92,6 +92,31 @@ async function thinkText(session: ChatSession, word: string | undefined): Promis
   return result.text;
 }
 
+type ServerCommand = 'watch' | 'unwatch' | 'reload' | 'enable' | 'disable' | 'auth' | 'loglevel' | 'tasks';
+
+/** The commands that steer the servers: each answers with one line, or what went wrong. */
+function serverLine(name: ServerCommand, [first = '', second = '']: string[], session: ChatSession): Promise<string> {
+  const { servers } = session;
+  switch (name) {
+    case 'watch':
+    case 'unwatch':
+      return servers.watch(first, name === 'watch');
+    case 'reload':
+      return servers.reloadConfig();
+    case 'enable':
+    case 'disable':
+      return servers.setServerEnabled(first, name === 'enable');
+    case 'auth':
+      return authorizeServer(session, first);
+    case 'loglevel':
+      return servers.setServerLogLevel(first, second);
+    case 'tasks':
+      return servers.tasks().then(formatTaskList);
+    default:
+      return assertNever(name);
+  }
+}
+
 export async function runCommand(
   command: Extract<ParsedInput, { type: 'command' }>,
   session: ChatSession,
@@ -99,14 +124,12 @@ export async function runCommand(
   switch (command.name) {
     case 'help':
       return { items: [info(helpText(await session.offers.prompts()))] };
-    case 'tools':
+    case 'tools': {
+      const { servers, runtime } = session;
       return {
-        items: [
-          info(
-            formatToolList(session.listTools(), toolBudget(session.runtime.config), session.servers.turnedOffTools()),
-          ),
-        ],
+        items: [info(formatToolList(session.listTools(), toolBudget(runtime.config), servers.turnedOffTools()))],
       };
+    }
     case 'servers':
       return { items: [info(serversText(session))] };
     case 'debug':
@@ -124,24 +147,15 @@ export async function runCommand(
       return { items: [info(formatStats(session.stats.snapshot()))] };
     case 'watch':
     case 'unwatch':
-      return { items: [await attempt(() => session.servers.watch(command.args[0] ?? '', command.name === 'watch'))] };
     case 'reload':
-      return { items: [await attempt(() => session.servers.reloadConfig())] };
     case 'enable':
     case 'disable':
-      return {
-        items: [
-          await attempt(() => session.servers.setServerEnabled(command.args[0] ?? '', command.name === 'enable')),
-        ],
-      };
     case 'auth':
-      return { items: [await attempt(() => authorizeServer(session, command.args[0] ?? ''))] };
     case 'loglevel':
-      return {
-        items: [await attempt(() => session.servers.setServerLogLevel(command.args[0] ?? '', command.args[1] ?? ''))],
-      };
-    case 'tasks':
-      return { items: [await attempt(async () => formatTaskList(await session.servers.tasks()))] };
+    case 'tasks': {
+      const { name, args } = command;
+      return { items: [await attempt(() => serverLine(name, args, session))] };
+    }
     case 'resume':
     case 'save':
     case 'sessions':
