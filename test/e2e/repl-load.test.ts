@@ -1,7 +1,8 @@
 /**
  * A 100-turn REPL session: the real binary in a terminal (tmux) against the fake Ollama,
- * a calculator call every tenth turn. It stays responsive, the data it retains (heap snapshots
- * after turns 10 and 100) and its RSS stay bounded, its servers stay the same, and quitting leaves none.
+ * a calculator call every tenth turn. It answers every turn, the data it retains (heap snapshots
+ * after turns 10 and 100) and its RSS stay bounded, its servers stay the same, and quitting leaves
+ * none. How fast it answers is a benchmark's business (bench/), not this test's.
  */
 import fs from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
@@ -22,29 +23,24 @@ function rssBytes(pid: number): number {
   return Number(/(\d+)/.exec(line ?? '')?.[1]) * 1024;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
 describe.skipIf(!TmuxPane.available())(`a ${TURNS}-turn REPL session`, () => {
   // SIGUSR2 makes the REPL write a heap snapshot of what survives a full collection into its directory.
   const session = useReplSession({ nodeArgs: ['--heapsnapshot-signal=SIGUSR2'], height: 30 });
   const { pane } = session;
 
-  it('stays responsive with bounded memory and the same servers, and quits leaving nothing behind', async () => {
+  it('answers every turn with bounded memory and the same servers, and quits leaving nothing behind', async () => {
     await vi.waitFor(() => expect(pane.screen()).toMatch(/calculator ✓ 1.*ready/s), SCREEN_WAIT);
     // `env` execs node in place, so the pane's process is the REPL itself.
     const repl = pane.panePid();
     expect(fs.readFileSync(`/proc/${repl}/cmdline`, 'utf8')).toContain('cli.js');
-    const latencies: number[] = [];
     let rssAtEnd = 0;
     let baseline = { rss: 0, servers: [] as number[] };
     for (let n = 1; n <= TURNS; n++) {
       const answer = `Answer number ${n}.`;
       if (n % 10 === 0) session.ollama.script(textCall('calculator', 'evaluate', { expression: `${n}*2` }), answer);
       else session.ollama.script(answer);
-      const began = performance.now();
       pane.type(`Question number ${n}`, 'Enter');
       await session.shows(answer);
-      latencies.push(performance.now() - began);
       // RSS is compared from turn 20 on: writing the first snapshot (after turn 10) grows it by itself.
       if (n === 20) baseline = { rss: rssBytes(repl), servers: descendants(repl).filter(isProcessAlive) };
       if (n === TURNS) rssAtEnd = rssBytes(repl);
@@ -59,8 +55,6 @@ describe.skipIf(!TmuxPane.available())(`a ${TURNS}-turn REPL session`, () => {
     const [early = 0, late = 0] = snapshots.map(liveDataBytes);
     // What the REPL retains grew by less than 1 MB over 90 turns (about 300 KB; 400 KB when the screen kept every item it drew).
     expect(late - early).toBeLessThan(2 ** 20);
-    // Responsive: the last turns are answered about as fast as the first ones.
-    expect(median(latencies.slice(-10))).toBeLessThan(3 * median(latencies.slice(0, 10)) + 250);
     // RSS also holds garbage not yet collected and warmed-up code: about 15 MB over these turns.
     expect(rssAtEnd - baseline.rss).toBeLessThan(64 * 2 ** 20);
     expect(descendants(repl).filter(isProcessAlive)).toEqual(baseline.servers);

@@ -5,8 +5,11 @@
 import { execFileSync } from 'node:child_process';
 import { expect, vi } from 'vitest';
 
+/** A tmux socket no other pane uses, in this process or another. */
+const freshSocket = (): string => `mcp-chat-test-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+
 export class TmuxPane {
-  private readonly socket = `mcp-chat-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private socket = freshSocket();
   private readonly session = 'main';
 
   static available(): boolean {
@@ -27,6 +30,10 @@ export class TmuxPane {
     options: { cwd: string; env: Record<string, string>; width?: number; height?: number },
   ): void {
     const envArgs = Object.entries(options.env).map(([key, value]) => `${key}=${value}`);
+    // Each start has a server of its own: a server killed for a restart may still be exiting, and a
+    // new session on its socket would reach it ("server exited unexpectedly").
+    this.kill();
+    this.socket = freshSocket();
     this.tmux(
       'new-session',
       '-d',
@@ -83,7 +90,7 @@ export class TmuxPane {
 
   kill(): void {
     try {
-      this.tmux('kill-server');
+      execFileSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });
     } catch {
       // Already gone.
     }

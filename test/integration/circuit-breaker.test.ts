@@ -33,7 +33,6 @@ describe('circuit breaker', () => {
     const refused = await host.callTool(echo);
     expect(refused.isError).toBe(true);
     expect(refused.forModel).toMatch(/^server "flaky" is not being called for the next 1 s: its last 3 calls failed\./);
-    expect(refused.durationMs).toBeLessThan(50);
     await vi.waitFor(() => expect(host.statuses()[0]?.breaker?.state).toBe('half-open'), {
       timeout: 5_000,
       interval: 20,

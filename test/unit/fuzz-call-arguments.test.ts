@@ -9,8 +9,6 @@ import { parseCallArguments } from '../../src/cli/call-command.js';
 import { UsageError } from '../../src/shared/errors.js';
 
 const RUNS = 10_000;
-/** Per case; generous for a loaded two-core machine. */
-const WORST_CASE_MS = 500;
 /** The whole property; a few seconds on an idle two-core machine. */
 const PROPERTY_TIMEOUT_MS = 60_000;
 
@@ -93,11 +91,9 @@ describe('call argument parser under hostile input', () => {
   it(
     `random, mutated, deeply nested and prototype-keyed JSON: ${RUNS} runs, the object or a UsageError`,
     () => {
-      let slowest = 0;
       const kinds = { parsed: 0, refused: 0 };
       fc.assert(
         fc.property(fc.option(argumentText, { freq: 50 }), (text) => {
-          const began = performance.now();
           let outcome: Record<string, unknown> | UsageError;
           try {
             outcome = parseCallArguments(text ?? undefined);
@@ -106,7 +102,6 @@ describe('call argument parser under hostile input', () => {
             if (!(error instanceof UsageError)) throw error;
             outcome = error;
           }
-          slowest = Math.max(slowest, performance.now() - began);
           const meaning = text === null || text.trim() === '' ? { value: {} } : jsonMeaning(text);
           const isObject =
             typeof meaning?.value === 'object' && meaning.value !== null && !Array.isArray(meaning.value);
@@ -126,7 +121,6 @@ describe('call argument parser under hostile input', () => {
         }),
         { numRuns: RUNS },
       );
-      expect(slowest).toBeLessThan(WORST_CASE_MS);
       expect(kinds.parsed).toBeGreaterThan(RUNS / 10);
       expect(kinds.refused).toBeGreaterThan(RUNS / 10);
     },
@@ -139,9 +133,7 @@ describe('call argument parser under hostile input', () => {
     ['arrays inside an object', `{"a":${nest('[', ']', DEEP)}}`, 'a'],
     ['__proto__ keys', nest('{"__proto__":', '}', DEEP), '__proto__'],
   ])('deeply nested arguments (100,000 levels of %s) parse without a stack overflow', (_label, text, key) => {
-    const began = performance.now();
     const parsed = parseCallArguments(text);
-    expect(performance.now() - began).toBeLessThan(WORST_CASE_MS * 4);
     expect(Object.keys(parsed)).toEqual([key]);
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
   });

@@ -25,8 +25,6 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 const RUNS = 10_000;
-/** Per case, including a file write and read; generous for a loaded two-core machine. */
-const WORST_CASE_MS = 1_000;
 /** The whole property; about 14 s on an idle two-core machine. */
 const FILE_TIMEOUT_MS = 60_000;
 
@@ -254,12 +252,10 @@ describe('config loader under hostile input', () => {
     `mutated real files, nested values, \${VAR} syntax, prototype keys, hostile env and flags: ${RUNS} runs`,
     () => {
       const file = path.join(scratch, 'fuzz.json');
-      let slowest = 0;
       const kinds = { loaded: 0, refused: 0 };
       fc.assert(
         fc.property(fileText, environment, flags, (text, env, given) => {
           fs.writeFileSync(file, text);
-          const began = performance.now();
           let outcome: AppConfig | ConfigError;
           try {
             outcome = loadConfig(options({ configPath: file, env, flags: given }));
@@ -268,7 +264,6 @@ describe('config loader under hostile input', () => {
             if (!(error instanceof ConfigError)) throw error;
             outcome = error;
           }
-          slowest = Math.max(slowest, performance.now() - began);
           if (outcome instanceof ConfigError) {
             kinds.refused += 1;
             expect(outcome.exitCode).toBe(2);
@@ -281,7 +276,6 @@ describe('config loader under hostile input', () => {
         }),
         { numRuns: RUNS },
       );
-      expect(slowest).toBeLessThan(WORST_CASE_MS);
       // Both outcomes were reached: the generator is not stuck on one side of the validator.
       expect(kinds.loaded).toBeGreaterThan(RUNS / 100);
       expect(kinds.refused).toBeGreaterThan(RUNS / 100);

@@ -245,10 +245,8 @@ describe('OllamaClient: cancel and idle timeout', () => {
     const iterator = llm.chat(ask({ signal: controller.signal }))[Symbol.asyncIterator]();
     expect(await iterator.next()).toEqual({ done: false, value: { type: 'content', text: 'Hello' } });
     const pending = iterator.next();
-    const began = performance.now();
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    expect(performance.now() - began).toBeLessThan(1_000);
     await vi.waitFor(() => expect(ollama.requests[0]?.clientAborted).toBe(true));
   });
 
