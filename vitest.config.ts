@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,6 +8,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Most of a file's time is spent waiting on the processes it drives, not on a core: two files
+    // at a time even where vitest's default (one fewer than the cores) would run one.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // Leak tests compare heap figures after a full collection (test/helpers/gc.ts).
     execArgv: ['--expose-gc'],
   },
