@@ -4,7 +4,7 @@
  * trusted file. The remembered hash makes an edited file untrusted again.
  */
 import path from 'node:path';
-import { CONFIG_FILE_NAME, dotEnvNames, readConfigFile } from '../config/load.js';
+import { CONFIG_FILE_NAME, parseConfigFile, parseDotEnv } from '../config/load.js';
 import { sha256, snapshot, type FileSnapshot, type TrustStore } from '../state/trust-store.js';
 import { describeConfig, describeDotEnv } from '../config/trust-summary.js';
 import { openTrustStore } from '../session/runtime.js';
@@ -43,9 +43,10 @@ function trust(store: TrustStore, cwd: string, output: Output): number {
   const [config, dotEnv] = workingFiles(cwd).map(snapshot);
   const files = [config, dotEnv].filter((file): file is FileSnapshot => file !== undefined);
   if (files.length === 0) throw new UsageError(`nothing to trust in ${cwd}: no ${CONFIG_FILE_NAME} and no .env`);
-  // Read and validated first: a file that cannot be used is not trusted either.
-  const lines = config ? describeConfig(config.path, readConfigFile(config.path)) : [];
-  if (dotEnv) lines.push(describeDotEnv(dotEnv.path, dotEnvNames(dotEnv.content)));
+  // Validated first: a file that cannot be used is not trusted either. Security: what is shown,
+  // validated and hashed are the same bytes, read once (snapshot), so nothing unseen is trusted.
+  const lines = config ? describeConfig(config.path, parseConfigFile(config.path, config.content), cwd) : [];
+  if (dotEnv) lines.push(...describeDotEnv(dotEnv.path, parseDotEnv(dotEnv.content)));
   store.trust(files);
   output.stdout(
     [

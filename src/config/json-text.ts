@@ -8,15 +8,24 @@ import { NotARegularFile, readRegularFile } from './regular-file.js';
 
 /** Parses `file`; every failure is a ConfigError naming the file. */
 export function readJsonFile(file: string): unknown {
-  let text: string;
+  return parseJsonText(file, readConfigBytes(file));
+}
+
+/** The file's bytes, read once: a caller that hashes them parses these same bytes (parseJsonText). */
+export function readConfigBytes(file: string): Buffer {
   try {
-    text = readRegularFile(file).toString('utf8');
+    return readRegularFile(file);
   } catch (error) {
     if (error instanceof NotARegularFile) {
       throw new ConfigError(`cannot use config ${error.message}`, 'Pass the path of a JSON file with --config');
     }
     throw new ConfigError(`cannot read config ${file}: ${errorMessage(error)}`);
   }
+}
+
+/** Parses bytes already read from `file` (named in errors). */
+export function parseJsonText(file: string, content: Buffer): unknown {
+  let text = content.toString('utf8');
   // Editors on Windows save a byte-order mark that JSON.parse rejects.
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   try {

@@ -11,7 +11,8 @@ import dotenv from 'dotenv';
 import { ConfigError } from '../shared/errors.js';
 import type { Env } from './expand.js';
 import { formatIssues } from './issues.js';
-import { readJsonFile } from './json-text.js';
+import { parseJsonText, readConfigBytes } from './json-text.js';
+import { refusedFromProject, type RefusedVariable } from './project-env.js';
 import { resolveAppConfig } from './resolve.js';
 import { type ConfigFile, configFileSchema, PARSED_ONCE } from './schema.js';
 import type { AppConfig } from './types.js';
@@ -21,7 +22,7 @@ export interface LoadConfigOptions {
   configPath?: string;
   /** Where mcp-chat was started; `${PWD}` expands to it and relative paths given by the user resolve against it. */
   cwd: string;
-  /** Usually `process.env`, after `loadDotEnv`. */
+  /** Usually `process.env`, with the working directory's trusted `.env` applied (applyDotEnv). */
   env: Env;
   /** `--model`, `--host`: they override the environment and the file. */
   flags?: { model?: string; host?: string };
@@ -44,24 +45,34 @@ export interface FoundConfig {
 /** The name of the file looked for in the working directory and the user's config directory. */
 export const CONFIG_FILE_NAME = 'mcp_config.json';
 
-/** Loads `<cwd>/.env`, quietly, never overriding variables that are already set. */
-export function loadDotEnv(cwd: string): void {
-  dotenv.config({ path: path.join(cwd, '.env'), quiet: true, override: false });
+/** A `.env` as read: the variables it may set, and those a project's `.env` may not (never applied). */
+export interface DotEnvContent {
+  values: Record<string, string>;
+  refused: RefusedVariable[];
+}
+
+/** Parses a `.env` already read (the very bytes whose trust was checked), sorting out what it may not set. */
+export function parseDotEnv(content: Buffer): DotEnvContent {
+  const values: Record<string, string> = {};
+  const refused: RefusedVariable[] = [];
+  for (const [name, value] of Object.entries(dotenv.parse(content))) {
+    const refusal = refusedFromProject(name);
+    if (refusal) refused.push(refusal);
+    else values[name] = value;
+  }
+  return { values, refused };
 }
 
 /**
- * Sets the variables of a `.env` already read (the very bytes whose trust was checked) in `env`,
- * never overriding one that is already set.
+ * Sets a working directory's `.env` variables in `env`, never overriding one that is already set.
+ * Returns the ones it refused, for the caller to say so.
  */
-export function applyDotEnv(content: Buffer, env: Env): void {
-  for (const [name, value] of Object.entries(dotenv.parse(content))) {
+export function applyDotEnv(content: Buffer, env: Env): RefusedVariable[] {
+  const { values, refused } = parseDotEnv(content);
+  for (const [name, value] of Object.entries(values)) {
     if (env[name] === undefined) env[name] = value;
   }
-}
-
-/** The variable names a `.env` sets, in order: what a person is shown before trusting it (never the values). */
-export function dotEnvNames(content: Buffer): string[] {
-  return Object.keys(dotenv.parse(content));
+  return refused;
 }
 
 /** The user's own config file (`$XDG_CONFIG_HOME/mcp-chat/mcp_config.json`), whether it exists or not. */
@@ -125,9 +136,14 @@ export function discoverConfigFile(options: LoadConfigOptions): FoundConfig {
 
 /** Reads and validates one file; every problem is listed with its JSON path. */
 export function readConfigFile(file: string): ConfigFile {
-  const json = readJsonFile(file);
+  return parseConfigFile(file, readConfigBytes(file));
+}
+
+/** Validates bytes already read from `source` (and, for a working directory's file, hashed). */
+export function parseConfigFile(source: string, content: Buffer): ConfigFile {
+  const json = parseJsonText(source, content);
   const parsed = configFileSchema.safeParse(json, PARSED_ONCE);
-  if (!parsed.success) throw new ConfigError(formatIssues(file, parsed.error.issues, json));
+  if (!parsed.success) throw new ConfigError(formatIssues(source, parsed.error.issues, json));
   return parsed.data;
 }
 
@@ -135,8 +151,16 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   return loadConfigFile(findConfigFile(options), options);
 }
 
-/** Loads a file already found (and, when it came from the working directory, trusted). */
+/** Loads a file found by discovery (one that needs no trust, or whose trust the caller checks itself). */
 export function loadConfigFile(source: string, options: LoadConfigOptions): AppConfig {
-  const file = readConfigFile(source);
+  return loadConfigContent(source, readConfigBytes(source), options);
+}
+
+/**
+ * Loads the bytes of `source` already read. Security: a working directory's config is loaded from
+ * the very bytes that were hashed and shown, never read again (no swap between check and use).
+ */
+export function loadConfigContent(source: string, content: Buffer, options: LoadConfigOptions): AppConfig {
+  const file = parseConfigFile(source, content);
   return resolveAppConfig(file, { source, cwd: options.cwd, env: options.env, flags: options.flags ?? {} });
 }

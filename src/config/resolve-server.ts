@@ -111,25 +111,51 @@ function common(
 /** A server is left alone after this many failed calls in a row, for this long at first. */
 export const DEFAULT_BREAKER = { failures: 3, cooldownMs: 30_000 };
 
-/** Where the servers mcp-chat ships are built: a stdio entry that runs one of them is ours. */
-const SHIPPED_SERVERS_DIR = path.join(PACKAGE_ROOT, 'dist', 'servers') + path.sep;
+/** The real path of `file`, or undefined when it does not exist. */
+function realPath(file: string): string | undefined {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
 
-function runsShippedServer(config: Pick<StdioServerConfig, 'command' | 'args'>): boolean {
-  return [config.command, ...config.args].some((part) => part.startsWith(SHIPPED_SERVERS_DIR));
+/** Where the servers mcp-chat ships are built, as a real path: a stdio entry that runs one of them is ours. */
+const SHIPPED_SERVERS_DIR = path.join(realPath(PACKAGE_ROOT) ?? PACKAGE_ROOT, 'dist', 'servers') + path.sep;
+
+/** Variables that make node (or the loader) run other code before the script: with any of them, it is not ours. */
+const LOADER_VARIABLE = /^(NODE_OPTIONS|NODE_PATH|LD_\w+|DYLD_\w+)$/;
+
+/**
+ * True when the entry runs one of mcp-chat's own servers and nothing else: `node` (found on the
+ * PATH, which no project can set) or this very node binary, then a script whose real path lies in
+ * the package's `dist/servers/`, with no flag before it and no loader variable in its env.
+ * Security: a prefix or suffix of the text proves nothing: `bash -c … <our path>`, `--import x.js`,
+ * `<pkg>/dist/servers/../../elsewhere.js` or a project's own `dist/servers/` run other code.
+ */
+export function runsShippedServer(config: Pick<StdioServerConfig, 'command' | 'args' | 'env'>): boolean {
+  // Only absolute paths are compared: a relative one would be looked up elsewhere (the PATH, the server's cwd).
+  const absoluteReal = (file: string | undefined): string | undefined =>
+    file !== undefined && path.isAbsolute(file) ? realPath(file) : undefined;
+  const node = config.command === 'node' || absoluteReal(config.command) === realPath(process.execPath);
+  const script = absoluteReal(config.args[0]);
+  const loader = Object.keys(config.env).some((name) => LOADER_VARIABLE.test(name));
+  return node && !loader && script !== undefined && script.startsWith(SHIPPED_SERVERS_DIR);
 }
 
 function stdioServer(name: string, entry: ServerEntry, expander: EntryExpander, configDir: string): StdioServerConfig {
   const cwd = path.resolve(configDir, expander.field(entry.cwd ?? '.', 'cwd'));
   const command = resolvePathArgument(expander.field(entry.command ?? '', 'command'), cwd);
   const args = (entry.args ?? []).map((arg, index) => resolvePathArgument(expander.field(arg, `args[${index}]`), cwd));
+  const env = expander.map(entry.env ?? {}, 'env');
   return {
     ...common(name, entry),
     kind: 'stdio',
     command,
     args,
-    env: expander.map(entry.env ?? {}, 'env'),
+    env,
     cwd,
-    trust: entry.trust ?? runsShippedServer({ command, args }),
+    trust: entry.trust ?? runsShippedServer({ command, args, env }),
   };
 }
 

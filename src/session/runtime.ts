@@ -4,15 +4,16 @@
  * untrusted config a script may not use) throw here, before anything is started or rendered.
  */
 import path from 'node:path';
-import { loadConfigFile, type LoadConfigOptions } from '../config/load.js';
-import { snapshot, TRUST_FILE_NAME, TrustStore } from '../state/trust-store.js';
+import { loadConfigContent, type LoadConfigOptions } from '../config/load.js';
+import { readConfigBytes } from '../config/json-text.js';
+import { sha256, TRUST_FILE_NAME, TrustStore } from '../state/trust-store.js';
 import { ConfigError } from '../shared/errors.js';
 import { parseThinkFlag } from '../config/think.js';
 import type { AppConfig } from '../config/types.js';
 import { type Logger, openLogger } from '../shared/log.js';
 import { PACKAGE_ROOT, SHIPPED_CONFIG_PATH } from '../shared/paths.js';
 import { stateDir } from '../shared/state-dir.js';
-import { passTrustGate, sameDirectory, type TrustAsker } from './trust-gate.js';
+import { type GateResult, passTrustGate, sameDirectory, type TrustAsker } from './trust-gate.js';
 
 export type { TrustAnswer, TrustAsker, TrustQuestion } from './trust-gate.js';
 
@@ -59,6 +60,13 @@ function withThinkFlag(config: AppConfig, flag: string | boolean | undefined): A
   return { ...config, ollama: { ...config.ollama, think: parseThinkFlag(flag) } };
 }
 
+/** The content as it was trusted for this run, or as the store trusts it now (`mcp-chat trust` since). */
+function trustedNow(found: GateResult, content: Buffer, store: TrustStore): boolean {
+  const forRun = found.trustedForRun;
+  if (forRun !== undefined && sha256(forRun.content) === sha256(content)) return true;
+  return store.isTrusted({ path: found.path, content });
+}
+
 export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks): Promise<Runtime> {
   const cwd = process.cwd();
   // Security: the store is located before any .env is read, so a .env cannot move it (XDG_STATE_HOME).
@@ -78,21 +86,24 @@ export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks)
     askTrust: hooks.askTrust,
     notify: hooks.notify,
   });
-  const config = withThinkFlag(loadConfigFile(found.path, load), options.think);
+  const config = withThinkFlag(loadConfigContent(found.path, found.content, load), options.think);
   const debug = options.debug === true;
   const log = await openLogger({ ...config.logging, level: debug ? 'debug' : config.logging.level });
   if (store.problem) log.warn({ trustFile: store.file }, `trust store ignored: ${store.problem}`);
+  for (const line of found.refused) log.warn(line);
   log.info({ config: config.source, origin: found.origin, model: config.ollama.model }, 'mcp-chat starting');
-  const trustAll = options.trust === true || sameDirectory(cwd, PACKAGE_ROOT);
+  const alwaysTrusted = sameDirectory(cwd, PACKAGE_ROOT);
   const read = (): AppConfig => {
-    // Security: a working directory's config runs what it names only as trusted, and trust is in its content.
-    const now = found.origin === 'cwd' && !trustAll ? snapshot(found.path) : undefined;
-    if (now !== undefined && !store.isTrusted(now))
+    // Security: one read, checked then loaded. A working directory's config runs only as trusted,
+    // in the store or for this run (--trust, a yes): an edit made while the chat runs is neither.
+    const content = readConfigBytes(found.path);
+    if (found.origin === 'cwd' && !alwaysTrusted && !trustedNow(found, content, store))
+      // What to do is in the message itself: the REPL shows a reload's error as one line, without hints.
       throw new ConfigError(
-        `${found.path} has changed since it was trusted, so the change is not used`,
-        'Run mcp-chat trust in this directory to trust it as it is now, then /reload',
+        `${found.path} has changed since it was trusted, so the change is not used: ` +
+          'run `mcp-chat trust` in this directory to trust it as it is now, then /reload',
       );
-    return withThinkFlag(loadConfigFile(found.path, load), options.think);
+    return withThinkFlag(loadConfigContent(found.path, content, load), options.think);
   };
   return { config, log, debug, configFile: { path: found.path, read } };
 }

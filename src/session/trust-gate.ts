@@ -9,11 +9,13 @@ import path from 'node:path';
 import {
   applyDotEnv,
   discoverConfigFile,
-  dotEnvNames,
-  readConfigFile,
+  parseConfigFile,
+  parseDotEnv,
   type FoundConfig,
   type LoadConfigOptions,
 } from '../config/load.js';
+import { readConfigBytes } from '../config/json-text.js';
+import { describeRefused } from '../config/project-env.js';
 import { describeConfig, describeDotEnv } from '../config/trust-summary.js';
 import { snapshot, type FileSnapshot, type TrustStore } from '../state/trust-store.js';
 import { ConfigError, errorMessage } from '../shared/errors.js';
@@ -80,42 +82,73 @@ function describeFallback(found: FoundConfig): string {
   return found.origin === 'user' ? `your own ${found.path}` : `the shipped configuration ${found.path}`;
 }
 
+/** The config discovery settled on, with its bytes as read once: hashed (when it needs trust), shown and loaded. */
+export interface GateResult extends FoundConfig {
+  content: Buffer;
+  /** Set when the config is the working directory's and was trusted for this run (`--trust`, or a yes). */
+  trustedForRun?: FileSnapshot;
+  /** What the working directory's `.env` set and was not used (each already said in a notice). */
+  refused: string[];
+}
+
 /** Applies a trusted `.env` and returns the config discovery settles on, asking or refusing on the way. */
-export async function passTrustGate(options: GateOptions): Promise<FoundConfig> {
+export async function passTrustGate(options: GateOptions): Promise<GateResult> {
   const { load, store } = options;
   const trustAll = options.trustOnce || sameDirectory(load.cwd, options.packageRoot);
   const trusted = (file: FileSnapshot): boolean => trustAll || store.isTrusted(file);
   const dotEnv = snapshot(path.join(load.cwd, '.env'));
+  const refused: string[] = [];
+  const useDotEnv = (file: FileSnapshot): void => {
+    for (const variable of applyDotEnv(file.content, load.env)) {
+      const line = describeRefused(file.path, variable);
+      refused.push(line);
+      options.notify(line);
+    }
+  };
   let dotEnvLoaded = dotEnv !== undefined && trusted(dotEnv);
-  if (dotEnv && dotEnvLoaded) applyDotEnv(dotEnv.content, load.env);
+  if (dotEnv && dotEnvLoaded) useDotEnv(dotEnv);
 
-  let found = discoverConfigFile(load);
-  const local = found.origin === 'cwd' ? snapshot(found.path) : undefined;
-  if (found.origin === 'cwd' && !(local && trusted(local))) {
-    if (!local) throw new ConfigError(`${found.path} could not be read`);
-    if (!options.askTrust) throw refusal(store, local);
-    const fallback = discoverConfigFile({ ...load, skipWorkingDirectory: true });
-    const pendingDotEnv = dotEnv && !dotEnvLoaded ? dotEnv : undefined;
-    const lines = describeConfig(local.path, readConfigFile(local.path));
-    if (pendingDotEnv) lines.push(describeDotEnv(pendingDotEnv.path, dotEnvNames(pendingDotEnv.content)));
-    const answer = await options.askTrust({ directory: load.cwd, lines, fallback: describeFallback(fallback) });
-    if (answer === 'trust') {
-      remember(options, pendingDotEnv ? [local, pendingDotEnv] : [local]);
-      if (pendingDotEnv) {
-        applyDotEnv(pendingDotEnv.content, load.env);
+  // Security: discovery cannot be steered by the .env just applied: it may not set MCP_CHAT_CONFIG,
+  // XDG_CONFIG_HOME or HOME (project-env.ts), so what is found here is what is asked about.
+  const found = discoverConfigFile(load);
+  // Security: one read. These bytes are hashed, shown and loaded; the file is never read again for this start.
+  const read: FileSnapshot = { path: found.path, content: readConfigBytes(found.path) };
+  let result: GateResult = { ...found, content: read.content, refused };
+  if (found.origin === 'cwd') {
+    if (trusted(read)) result.trustedForRun = read;
+    else {
+      if (!options.askTrust) throw refusal(store, read);
+      const pendingDotEnv = dotEnv && !dotEnvLoaded ? dotEnv : undefined;
+      const answer = await ask(options, read, pendingDotEnv);
+      if (answer.trust) {
+        remember(options, pendingDotEnv ? [read, pendingDotEnv] : [read]);
+        if (pendingDotEnv) useDotEnv(pendingDotEnv);
         dotEnvLoaded = true;
+        result.trustedForRun = read;
+      } else {
+        result = { ...answer.fallback, content: readConfigBytes(answer.fallback.path), refused };
+        options.notify(`not using ${read.path} (not trusted); using ${describeFallback(answer.fallback)} instead`);
       }
-      // The .env just loaded may name another config (MCP_CHAT_CONFIG).
-      found = discoverConfigFile(load);
-    } else {
-      found = fallback;
-      options.notify(`not using ${local.path} (not trusted); using ${describeFallback(fallback)} instead`);
     }
   }
   if (dotEnv && !dotEnvLoaded) {
     options.notify(`${dotEnv.path} was not loaded: it ${whyUntrusted(store, dotEnv)}; ${HOW_TO_TRUST}`);
   }
-  return found;
+  return result;
+}
+
+/** The REPL's question about `config` (and an untrusted `.env` beside it), from the bytes read once. */
+async function ask(
+  options: GateOptions,
+  config: FileSnapshot,
+  dotEnv: FileSnapshot | undefined,
+): Promise<{ trust: true } | { trust: false; fallback: FoundConfig }> {
+  const { load } = options;
+  const fallback = discoverConfigFile({ ...load, skipWorkingDirectory: true });
+  const lines = describeConfig(config.path, parseConfigFile(config.path, config.content), load.cwd);
+  if (dotEnv) lines.push(...describeDotEnv(dotEnv.path, parseDotEnv(dotEnv.content)));
+  const answer = await options.askTrust?.({ directory: load.cwd, lines, fallback: describeFallback(fallback) });
+  return answer === 'trust' ? { trust: true } : { trust: false, fallback };
 }
 
 /** A store that cannot be written costs only the memory of the answer: this run goes on trusted. */

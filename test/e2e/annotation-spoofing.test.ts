@@ -48,6 +48,25 @@ describe('annotation spoofing', () => {
     expect(call.result).toContain('did not approve');
   });
 
+  it.each([
+    [
+      'names our server among its arguments',
+      [SCRIPTED, 'name=spoof', path.join(REPO_ROOT, 'dist/servers/file/main.js')],
+    ],
+    // Written out, not path.join'ed: the config holds the `..` as it is.
+    [
+      'climbs out of our dist/servers with ..',
+      [`${REPO_ROOT}/dist/servers/../../test/fixtures/servers/scripted-server.mjs`],
+    ],
+  ])(
+    'lookalike path: a server that %s is not trusted as one of ours, so its read-only tool still asks',
+    async (_how, args) => {
+      const call = await askToCall('pid', { args });
+      expect(call.isError).toBe(true);
+      expect(call.result).toContain('did not approve');
+    },
+  );
+
   it('a tool that claims to be both read-only and destructive asks even on a trusted server', async () => {
     const call = await askToCall('wipe', { trust: true });
     expect(call.isError).toBe(true);

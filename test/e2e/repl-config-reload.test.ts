@@ -14,7 +14,8 @@ const CALCULATOR = path.join(REPO_ROOT, 'dist/servers/calculator/main.js');
 const calc = { command: 'node', args: [CALCULATOR] };
 
 describe.skipIf(!TmuxPane.available())('the config file changes while the REPL runs', () => {
-  const repl = useReplSession({ height: 40, config: { mcpServers: { calc } } });
+  // The user's own file (--config): a working directory's file is reloaded only as trusted (repl-trust-attacks).
+  const repl = useReplSession({ height: 40, config: { mcpServers: { calc } }, configBy: 'flag' });
   const write = (config: unknown): void =>
     fs.writeFileSync(
       path.join(repl.workDir, 'mcp_config.json'),

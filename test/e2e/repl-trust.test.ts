@@ -50,7 +50,7 @@ describe.skipIf(!TmuxPane.available())('the REPL in a directory with an untruste
       TERM: 'xterm-256color',
       MCP_CHAT_LOG_FILE: path.join(root, 'log.jsonl'),
     });
-    pane.start([process.execPath, CLI], { cwd: repo, env, width: 160 });
+    pane.start([process.execPath, CLI], { cwd: repo, env, width: 220 });
     return pane;
   }
 

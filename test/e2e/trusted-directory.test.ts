@@ -99,6 +99,8 @@ describe('an untrusted mcp_config.json in the working directory', () => {
         'Trusted, as they are now:',
         `${configPath()}:`,
         `  calc: runs ${process.execPath} ${CALCULATOR}  (reads $GREETING)`,
+        '    env: GREETING=${GREETING}',
+        "    alwaysAllow: none · trust: yes (mcp-chat's own server) · sampling: ask · elicitation: ask",
         `${path.join(repo, '.env')}: sets GREETING, OTHER`,
         `Remembered in ${trustFile()} until a file changes; \`mcp-chat trust --forget\` undoes it.`,
         '',

@@ -21,6 +21,11 @@ export interface ReplSessionOptions {
    * shipped config otherwise. A function is called when the session starts (after earlier `beforeAll`s).
    */
   config?: Record<string, unknown> | (() => Record<string, unknown>);
+  /**
+   * How the REPL is told to use that config: `trust` (default) as the working directory's own, for
+   * this run; `flag` as the user's own, with `--config` (edits while it runs apply without a question).
+   */
+  configBy?: 'trust' | 'flag';
   /** Options for node itself, before the script. */
   nodeArgs?: string[];
   height?: number;
@@ -79,10 +84,12 @@ export function useReplSession(options: ReplSessionOptions = {}): ReplSession {
       MCP_CHAT_LOG_FILE: path.join(session.workDir, 'log.jsonl'),
       ...options.env,
     });
-    // A config written here is the working directory's own, used only when trusted: --trust, for this run.
-    const trust = config ? ['--trust'] : [];
+    // A config written here is the working directory's own, used only when trusted: --trust, for this
+    // run; or named with --config, as the user's own.
+    const configFile = path.join(session.workDir, 'mcp_config.json');
+    const configArgs = !config ? [] : options.configBy === 'flag' ? ['--config', configFile] : ['--trust'];
     launch = (args) =>
-      pane.start([process.execPath, ...(options.nodeArgs ?? []), CLI, ...trust, ...args], {
+      pane.start([process.execPath, ...(options.nodeArgs ?? []), CLI, ...configArgs, ...args], {
         cwd: session.workDir,
         env,
         height: options.height,

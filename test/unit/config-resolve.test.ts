@@ -144,6 +144,32 @@ describe('config defaults and fields', () => {
     expect(lookalike.servers[0]?.trust).toBe(false);
   });
 
+  it('lookalike path: only node running a script whose real path is in our dist/servers, with no loader, is ours', () => {
+    const ours = path.join(REPO_ROOT, 'dist/servers/calculator/main.js');
+    const trustOf = (entry: Record<string, unknown>): boolean | undefined =>
+      load({ mcpServers: { calc: { command: 'node', ...entry } } }).servers[0]?.trust;
+    write('proj/evil.mjs', '');
+    expect(trustOf({ args: ['--import', at('proj/evil.mjs'), ours] })).toBe(false);
+    expect(trustOf({ args: [at('proj/evil.mjs'), ours] })).toBe(false);
+    expect(trustOf({ command: 'bash', args: ['-c', 'evil', ours] })).toBe(false);
+    expect(trustOf({ command: at('proj/node'), args: [ours] })).toBe(false);
+    expect(trustOf({ args: [`${REPO_ROOT}/dist/servers/../../test/fixtures/servers/scripted-server.mjs`] })).toBe(
+      false,
+    );
+    expect(trustOf({ args: [ours], env: { NODE_OPTIONS: `--import ${at('proj/evil.mjs')}` } })).toBe(false);
+    expect(trustOf({ args: [ours], env: { LD_PRELOAD: at('proj/evil.so') } })).toBe(false);
+
+    fs.mkdirSync(at('proj'), { recursive: true });
+    fs.symlinkSync(ours, at('proj/calc.js'));
+    expect(trustOf({ args: [ours] })).toBe(true);
+    expect(trustOf({ command: process.execPath, args: [ours, '--flag'] })).toBe(true);
+    // A link in the project to our own server runs our own code.
+    expect(trustOf({ args: ['./calc.js'] })).toBe(true);
+
+    // Said in the entry, it is the user's own word either way.
+    expect(trustOf({ command: 'bash', args: ['-c', 'evil', ours], trust: true })).toBe(true);
+  });
+
   it('maps every remote field and the type to a transport', () => {
     const config = load({
       mcpServers: {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findConfigFile, loadConfig, loadDotEnv } from '../../src/config/load.js';
+import { applyDotEnv, findConfigFile, loadConfig } from '../../src/config/load.js';
 import { jsonErrorOffset } from '../../src/config/json-text.js';
 import type { StdioServerConfig } from '../../src/config/types.js';
 import { ConfigError } from '../../src/shared/errors.js';
@@ -412,21 +412,33 @@ describe('config fuzz', () => {
   });
 });
 
-describe('loadDotEnv', () => {
-  it('loads <cwd>/.env without overriding variables that are already set', () => {
-    write('work/.env', 'MCP_CHAT_TEST_A=from-file\nMCP_CHAT_TEST_B=from-file\n');
-    process.env.MCP_CHAT_TEST_B = 'already-set';
-    try {
-      loadDotEnv(path.join(root(), 'work'));
-      expect(process.env.MCP_CHAT_TEST_A).toBe('from-file');
-      expect(process.env.MCP_CHAT_TEST_B).toBe('already-set');
-    } finally {
-      delete process.env.MCP_CHAT_TEST_A;
-      delete process.env.MCP_CHAT_TEST_B;
-    }
+describe('applyDotEnv', () => {
+  it('sets the variables of a .env without overriding those already set', () => {
+    const env: Record<string, string | undefined> = { B: 'already-set' };
+    expect(applyDotEnv(Buffer.from('MCP_CHAT_MODEL=from-file\nB=from-file\nA=1\n'), env)).toEqual([]);
+    expect(env).toEqual({ MCP_CHAT_MODEL: 'from-file', B: 'already-set', A: '1' });
   });
 
-  it('is quiet and harmless when there is no .env', () => {
-    expect(() => loadDotEnv(path.join(root(), 'work'))).not.toThrow();
+  it('config swap by .env: never sets a variable that picks the config, moves state or changes what runs', () => {
+    const names = [
+      'MCP_CHAT_CONFIG',
+      'MCP_CHAT_LOG_FILE',
+      'MCP_CHAT_ANYTHING_NEW',
+      'XDG_STATE_HOME',
+      'XDG_CONFIG_HOME',
+    ];
+    names.push('XDG_CACHE_HOME', 'HOME', 'PATH', 'NODE_OPTIONS', 'LD_PRELOAD', 'DYLD_INSERT_LIBRARIES', 'BROWSER');
+    const env: Record<string, string | undefined> = {};
+    const refused = applyDotEnv(Buffer.from(names.map((name) => `${name}=/tmp/x`).join('\n')), env);
+    expect(env).toEqual({});
+    expect(refused.map((variable) => variable.name)).toEqual(names);
+    for (const variable of refused) expect(variable.instead).toMatch(/set it in your shell/);
+  });
+
+  it('keeps what a project .env is for: tokens, URLs and the model', () => {
+    const env: Record<string, string | undefined> = {};
+    const text = 'GITHUB_TOKEN=t\nOLLAMA_HOST=http://127.0.0.1:1\nMCP_CHAT_MODEL=m\nMCP_CHAT_LOG_LEVEL=debug\n';
+    expect(applyDotEnv(Buffer.from(text), env)).toEqual([]);
+    expect(Object.keys(env)).toEqual(['GITHUB_TOKEN', 'OLLAMA_HOST', 'MCP_CHAT_MODEL', 'MCP_CHAT_LOG_LEVEL']);
   });
 });
