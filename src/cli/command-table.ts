@@ -38,6 +38,7 @@ function scriptRuntime(command: Command, output: Output): Promise<Runtime> {
     notify: (line) => {
       if (output.stderrIsTty) output.stderr(`notice: ${line}\n`);
     },
+    warn: output.warn,
   });
 }
 

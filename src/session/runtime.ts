@@ -47,6 +47,8 @@ export interface RuntimeHooks {
   askTrust?: TrustAsker;
   /** One-line notices for the user (an untrusted `.env` not loaded, a config not used). */
   notify: (line: string) => void;
+  /** Lines every user must see, a script's included (a project's .env setting that is not used); `notify` when none. */
+  warn?: (line: string) => void;
 }
 
 /** The trust store, found from the environment mcp-chat was started with. */
@@ -85,6 +87,7 @@ export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks)
     packageRoot: PACKAGE_ROOT,
     askTrust: hooks.askTrust,
     notify: hooks.notify,
+    ...(hooks.warn ? { warn: hooks.warn } : {}),
   });
   const config = withThinkFlag(loadConfigContent(found.path, found.content, load), options.think);
   const debug = options.debug === true;

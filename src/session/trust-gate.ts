@@ -40,6 +40,8 @@ export interface GateOptions {
   trustOnce: boolean;
   /** The package's own directory: its files are the shipped ones and the developer's own. */
   packageRoot: string;
+  /** Lines that must reach the user even where notices are kept quiet (a script's stderr); `notify` when none. */
+  warn?: (line: string) => void;
   /** The REPL's question; without one (scripts) an untrusted config is refused. */
   askTrust?: TrustAsker;
   /** One line for the user: a `.env` not loaded, a config not used. */
@@ -102,7 +104,8 @@ export async function passTrustGate(options: GateOptions): Promise<GateResult> {
     for (const variable of applyDotEnv(file.content, load.env)) {
       const line = describeRefused(file.path, variable);
       refused.push(line);
-      options.notify(line);
+      // Security: said whoever reads it, scripts' stderr included: a setting the user made is not applied.
+      (options.warn ?? options.notify)(line);
     }
   };
   let dotEnvLoaded = dotEnv !== undefined && trusted(dotEnv);

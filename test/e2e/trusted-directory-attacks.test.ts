@@ -98,7 +98,11 @@ describe('a trusted .env cannot choose a config the trust question never showed'
     );
     expect((await cli(['trust'])).code).toBe(0);
     ollama.script('Hello.');
-    expect(await cli(['ask', 'hi'])).toEqual({ code: 0, stdout: 'Hello.\n', stderr: '' });
+    const asked = await cli(['ask', 'hi']);
+    expect(asked).toMatchObject({ code: 0, stdout: 'Hello.\n' });
+    // A script is told too, on stderr, which settings of the .env were not used.
+    for (const variable of ['XDG_STATE_HOME', 'MCP_CHAT_LOG_FILE'])
+      expect(asked.stderr).toContain(`${path.join(repo, '.env')}: ${variable} is not used:`);
     expect(fs.existsSync(planted)).toBe(false);
     // The log is where the user's own environment puts it.
     expect(fs.existsSync(path.join(home, '.local', 'state', 'mcp-chat', 'logs', 'mcp-chat.log'))).toBe(true);
