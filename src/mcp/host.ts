@@ -59,7 +59,7 @@ export class McpHost implements ToolHost {
   private readonly log: Logger;
   private readonly offers: HostOffers;
   private readonly notifications: HostNotifications;
-  private readonly catalogue = new ToolCatalogue();
+  private readonly catalogue: ToolCatalogue;
   private readonly judged = new JudgedCalls();
 
   constructor(configs: ServerConfig[], options: HostOptions) {
@@ -81,6 +81,7 @@ export class McpHost implements ToolHost {
     };
     this.deps = deps;
     this.servers = new HostServers(configs.map((config) => new ManagedServer(config, deps)));
+    this.catalogue = new ToolCatalogue((line) => options.log.warn({ collision: line }, 'tool renamed or left out'));
     this.offers = new HostOffers(this.servers, options.log);
     this.notifications = new HostNotifications(this.servers);
   }
@@ -134,8 +135,15 @@ export class McpHost implements ToolHost {
     return this.judged.record(call, server, needsApproval(server, server && this.serverTool(server, call.tool)));
   }
 
-  private serverTool(server: ManagedServer, tool: string): Tool | undefined {
-    return server.listTools().find((known) => known.name === tool);
+  /** Tools renamed or left out because their names read as another's: one line each, naming both. */
+  nameWarnings(): string[] {
+    return this.catalogue.warnings(this.servers.all());
+  }
+
+  /** The server's own tool offered under `name` (the catalogue's name for it, which may be a new one). */
+  private serverTool(server: ManagedServer, name: string): Tool | undefined {
+    const original = this.catalogue.original(this.servers.all(), server.name, name);
+    return original === undefined ? undefined : server.listTools().find((tool) => tool.name === original);
   }
 
   async callTool(
@@ -166,17 +174,14 @@ export class McpHost implements ToolHost {
       );
     const tool = this.serverTool(server, call.tool);
     if (!tool) {
-      const known = server
-        .listTools()
-        .map((offered) => offered.name)
-        .join(', ');
-      return finish(true, `Unknown tool "${call.tool}" on server "${server.name}". Its tools: ${known}.`);
+      const known = this.listTools().flatMap((offered) => (offered.server === server.name ? [offered.name] : []));
+      return finish(true, `Unknown tool "${call.tool}" on server "${server.name}". Its tools: ${known.join(', ')}.`);
     }
     const refusal = this.judged.refusal(call, server, needsApproval(server, tool));
     if (refusal) return finish(true, refusal);
     try {
       const report = onProgress && ((progress: Progress) => onProgress(progressReport(progress, server)));
-      const result = await server.call(call.tool, call.arguments, signal, report);
+      const result = await server.call(tool.name, call.arguments, signal, report);
       // The server answered (an error result is the tool's answer): it works.
       server.breaker.recordSuccess();
       const views = toResultViews(result, this.maxResultChars, (text) => withoutCredentials(server, text));
