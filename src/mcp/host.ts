@@ -5,12 +5,13 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LoggingLevel, Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/types.js';
 import type { PromptInfo, ResourceInfo, ResourceTemplateInfo } from '../vocabulary/offers.js';
 import { DeclinedRequest, type ServerRequestHandler } from '../vocabulary/server-requests.js';
 import type { ChatMessage, ToolCall, ToolHost, ToolProgress, ToolResult, ToolSpec } from '../vocabulary/types.js';
 import type { Logger } from '../shared/log.js';
+import { JudgedCalls, needsApproval } from './approval-policy.js';
 import { describeCallFailure } from './call-failure.js';
 import { breakerRefusal, isServerFailure } from './circuit-breaker.js';
 import { toResultViews } from './content.js';
@@ -58,7 +59,8 @@ export class McpHost implements ToolHost {
   private readonly log: Logger;
   private readonly offers: HostOffers;
   private readonly notifications: HostNotifications;
-  private readonly catalogue = new ToolCatalogue();
+  private readonly catalogue: ToolCatalogue;
+  private readonly judged = new JudgedCalls();
 
   constructor(configs: ServerConfig[], options: HostOptions) {
     this.maxResultChars = options.maxResultChars;
@@ -79,6 +81,7 @@ export class McpHost implements ToolHost {
     };
     this.deps = deps;
     this.servers = new HostServers(configs.map((config) => new ManagedServer(config, deps)));
+    this.catalogue = new ToolCatalogue((line) => options.log.warn({ collision: line }, 'tool renamed or left out'));
     this.offers = new HostOffers(this.servers, options.log);
     this.notifications = new HostNotifications(this.servers);
   }
@@ -124,19 +127,23 @@ export class McpHost implements ToolHost {
   }
 
   /**
-   * True when a call must be approved by the user. It runs without asking only when the user
-   * said so: the tool is in the entry's `alwaysAllow`, or the user trusts the server (`trust`)
-   * and the tool says it is read-only and not destructive.
+   * True when a call must be approved by the user (approval-policy.ts): also whenever the server or
+   * its tool list is unknown for the moment. The answer is remembered with the call, for `callTool`.
    */
   requiresApproval(call: ToolCall): boolean {
     const server = this.servers.find(call.server);
-    const spec = this.listTools().find((tool) => tool.server === server?.name && tool.name === call.tool);
-    if (!server || !spec) return false;
-    if (server.config.alwaysAllow.includes(call.tool)) return false;
-    // Security: annotations are the server's own claims (hints, says the MCP specification): they
-    // count only for a server the user trusts, and a tool that claims to be destructive always asks.
-    const hints = spec.annotations;
-    return !(server.config.trust && hints?.readOnlyHint === true && hints.destructiveHint !== true);
+    return this.judged.record(call, server, needsApproval(server, server && this.serverTool(server, call.tool)));
+  }
+
+  /** Tools renamed or left out because their names read as another's: one line each, naming both. */
+  nameWarnings(): string[] {
+    return this.catalogue.warnings(this.servers.all());
+  }
+
+  /** The server's own tool offered under `name` (the catalogue's name for it, which may be a new one). */
+  private serverTool(server: ManagedServer, name: string): Tool | undefined {
+    const original = this.catalogue.original(this.servers.all(), server.name, name);
+    return original === undefined ? undefined : server.listTools().find((tool) => tool.name === original);
   }
 
   async callTool(
@@ -165,16 +172,16 @@ export class McpHost implements ToolHost {
         true,
         `Tool "${call.tool}" of server "${server.name}" is turned off in its config entry; do without it.`,
       );
-    if (!server.listTools().some((tool) => tool.name === call.tool)) {
-      const known = server
-        .listTools()
-        .map((tool) => tool.name)
-        .join(', ');
-      return finish(true, `Unknown tool "${call.tool}" on server "${server.name}". Its tools: ${known}.`);
+    const tool = this.serverTool(server, call.tool);
+    if (!tool) {
+      const known = this.listTools().flatMap((offered) => (offered.server === server.name ? [offered.name] : []));
+      return finish(true, `Unknown tool "${call.tool}" on server "${server.name}". Its tools: ${known.join(', ')}.`);
     }
+    const refusal = this.judged.refusal(call, server, needsApproval(server, tool));
+    if (refusal) return finish(true, refusal);
     try {
       const report = onProgress && ((progress: Progress) => onProgress(progressReport(progress, server)));
-      const result = await server.call(call.tool, call.arguments, signal, report);
+      const result = await server.call(tool.name, call.arguments, signal, report);
       // The server answered (an error result is the tool's answer): it works.
       server.breaker.recordSuccess();
       const views = toResultViews(result, this.maxResultChars, (text) => withoutCredentials(server, text));

@@ -72,10 +72,12 @@ function onServer(name: string, server: string, tools: ToolSpec[], known: string
   return { type: 'wrong-server', server, tool: name, tools: own };
 }
 
-/** No configured server was written: a qualified name that names one binds like a written server. */
+/**
+ * No configured server was written: a qualified name that names one binds like a written server.
+ * Security: before a tool that bears the whole name, so a server's tool named `file__write_file`
+ * cannot take the calls a model writes for file's `write_file` (the host renames such tools too).
+ */
 function resolveUnbound(name: string, tools: ToolSpec[], known: string[]): Resolution {
-  const direct = byName(name, undefined, tools);
-  if (direct.type !== 'unknown') return direct;
   let refused: Resolution | undefined;
   for (const reading of nameReadings(name)) {
     const server = configured(reading.server, known);
@@ -85,6 +87,8 @@ function resolveUnbound(name: string, tools: ToolSpec[], known: string[]): Resol
     refused ??= found;
   }
   if (refused) return refused;
+  const direct = byName(name, undefined, tools);
+  if (direct.type !== 'unknown') return direct;
   for (const reading of nameReadings(name)) {
     const found = byName(reading.tool, undefined, tools);
     if (found.type !== 'unknown') return found;

@@ -12,6 +12,8 @@ export interface ToolRef {
 
 /** The server name of mcp-chat's own tools (`find_tools`): no configured server may take it. */
 export const BUILT_IN_SERVER = 'mcp-chat';
+/** mcp-chat's own tool: no server's tool may take its name either. */
+export const FIND_TOOLS_NAME = 'find_tools';
 
 const MODEL_SEPARATOR = '__';
 /** Separators models write between server and tool, the native one first. */
@@ -30,6 +32,11 @@ export function displayName(named: Named): string {
 /** `server__tool`: the name offered to a model with native tool calling. */
 export function modelName(named: Named): string {
   return `${named.server}${MODEL_SEPARATOR}${toolOf(named)}`;
+}
+
+/** Every qualified name a model may write for a tool: `server__tool`, `server.tool`, `server/tool`, `server:tool`. */
+export function writtenForms(named: Named): string[] {
+  return WRITTEN_SEPARATORS.map((separator) => `${named.server}${separator}${toolOf(named)}`);
 }
 
 /** A model name split back at its separator; without one, the whole name is the tool. */

@@ -3,11 +3,11 @@
  * The model describes what it needs; the best matches not offered yet are listed, and the
  * selection offers them from the next step on.
  */
-import { BUILT_IN_SERVER, displayName, type ToolRef } from '../../vocabulary/tool-naming.js';
+import { BUILT_IN_SERVER, FIND_TOOLS_NAME, displayName, type ToolRef } from '../../vocabulary/tool-naming.js';
 import type { ToolSpec } from '../../vocabulary/types.js';
 import { firstSentence } from './compact-tool.js';
 
-export const FIND_TOOLS_NAME = 'find_tools';
+export { FIND_TOOLS_NAME };
 /** Tools one search adds: enough to cover a task's few steps, few enough to keep the budget. */
 export const FOUND_PER_SEARCH = 5;
 
