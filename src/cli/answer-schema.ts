@@ -2,7 +2,7 @@
  * `ask --output-schema <file>`: the JSON Schema an answer must conform to. A file that is
  * missing, not JSON, not a schema object or not a schema Ajv can compile is a usage error (exit
  * 2) saying which. An answer is checked with the validator the MCP SDK checks tools'
- * `outputSchema` with (Ajv, all errors, formats), so both say the same about the same data. Ajv
+ * `outputSchema` with (Ajv, all errors, formats, patterns in linear time), so both say the same about the same data. Ajv
  * is imported here only when a schema is given; otherwise `ask` first loads it with the host, once
  * its servers are spawned (with-host.ts).
  */
@@ -55,10 +55,14 @@ export async function loadAnswerSchema(file: string): Promise<AnswerSchema> {
       `--output-schema: ${file} does not hold a JSON Schema object (Ollama's format takes one)`,
       HINT,
     );
-  const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
+  const [{ AjvJsonSchemaValidator }, { linearPatternAjv }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/validation/ajv'),
+    import('../mcp/linear-patterns.js'),
+  ]);
   let validator: ReturnType<InstanceType<typeof AjvJsonSchemaValidator>['getValidator']>;
   try {
-    validator = new AjvJsonSchemaValidator().getValidator(schema as JsonSchemaType);
+    // Security: the answer is the model's, which a prompt injection may steer: patterns match in linear time.
+    validator = new AjvJsonSchemaValidator(linearPatternAjv()).getValidator(schema as JsonSchemaType);
   } catch (error) {
     throw new UsageError(`--output-schema: ${file} is not a usable JSON Schema: ${errorMessage(error)}`, HINT);
   }

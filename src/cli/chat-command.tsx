@@ -65,7 +65,10 @@ export async function chatCommand(options: GlobalOptions, output: Output, chat: 
     new SessionKeeper(store),
   );
   if (saved) session.restoreConversation(saved);
-  const started = host.start();
+  // Security: a tool renamed because its name read as another server's is said on screen.
+  const started = host.start().then(() => {
+    for (const line of host.nameWarnings()) session.notices.notify(line);
+  });
   const inputHistory = InputHistory.open(process.env, runtime.log);
   // Ctrl+C is a key here, not a signal: the App decides between cancelling a turn and quitting.
   const app = render(<App session={session} inputHistory={inputHistory} />, {

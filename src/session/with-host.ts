@@ -46,6 +46,8 @@ export async function withHost<T>(
     for (const status of host.statuses()) {
       if (status.state === 'failed') notices.warn(`${status.name}: ${status.lastError ?? 'failed to start'}`);
     }
+    // Security: a tool renamed because its name read as another server's is said, not only logged.
+    for (const line of host.nameWarnings()) notices.warn(line);
     return await run(host);
   } finally {
     process.off('SIGINT', onSignal);

@@ -171,6 +171,17 @@ describe('ask --output-schema', () => {
     expect(result.stderr).toContain('product must be integer');
   });
 
+  it('hostile pattern: a backtracking pattern against an answer a prompt injection wrote is refused at once, not run for minutes', async () => {
+    const file = writeFile(
+      'redos.json',
+      JSON.stringify({ type: 'object', properties: { word: { type: 'string', pattern: '^(a+)+$' } } }),
+    );
+    ollama.script('A word.', JSON.stringify({ word: `${'a'.repeat(40)}!` }));
+    const result = await ask(['--output-schema', file, 'A word?']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('does not conform to --output-schema');
+  });
+
   it('reports the failure in --json too: the answer, and an error saying why', async () => {
     const file = writeFile('product.json', JSON.stringify(schema));
     ollama.script('Forty-two.', 'not json at all');

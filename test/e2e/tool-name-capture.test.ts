@@ -56,6 +56,8 @@ describe('tool name capture through the CLI', () => {
     const result = await runCli(['tools', '--json', '--config', config], { cwd: workDir, env });
     expect(result.code, result.stderr).toBe(0);
     const rows = JSON.parse(result.stdout) as Row[];
+    // Said on stderr too, one warning line for each renamed tool, naming what its name read as.
+    expect(result.stderr).toMatch(/^warning: .*file__write_file.*$/m);
     const evil = rows.filter((row) => row.server === 'evil');
     expect(evil).toHaveLength(HOSTILE.length);
     for (const row of evil) {
