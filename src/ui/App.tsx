@@ -158,7 +158,12 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
           </Box>
         )}
       </Static>
-      <PendingView activity={state.activity} streamed={chat.streamed} width={width} />
+      <PendingView
+        activity={state.activity}
+        streamed={chat.streamed}
+        continues={state.committed !== ''}
+        width={width}
+      />
       <PullLine pulling={state.pulling} width={width} />
       <StatusBar model={session.model} ollama={state.ollama} servers={state.servers} context={state.context} />
       <Prompt line={line} busy={isBusy(state)} {...promptLabel(state, line)} />

@@ -20,7 +20,7 @@ import type { CommandResult } from './command-result.js';
 import type { AllowingDecision, ApprovalActivity, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
 import type { ScreenQuestion } from './server-questions.js';
-import { applyTurnEvent, type TurnEventAction } from './turn-events.js';
+import { applyTurnEvent, commitStreamed, type TurnEventAction } from './turn-events.js';
 
 export type ChatAction =
   | { type: 'add'; items: NewHistoryItem[] }
@@ -168,7 +168,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       return { ...state, unsaved: state.unsaved.slice(action.count) };
     case 'turn-started': {
       // A turn runs the asked prompt with its answers, or something else entirely: the question is over.
-      return { ...state, asking: undefined, activity: { type: 'waiting' }, streamed: '' };
+      return { ...state, asking: undefined, activity: { type: 'waiting' }, streamed: '', committed: '' };
     }
     case 'turn-event':
       return applyTurnEvent(state, action);
@@ -182,7 +182,8 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         ? { ...state, activity: { type: 'tool', calls: [{ id: state.activity.callId, call: state.activity.call }] } }
         : state;
     case 'turn-ended':
-      return { ...state, activity: { type: 'idle' }, streamed: '' };
+      // A turn ends after its answer, error or cancel, which commit the reply; a bug's end keeps it too.
+      return { ...commitStreamed(state), activity: { type: 'idle' } };
     case 'servers':
       return { ...state, servers: action.servers };
     case 'ollama-checked':

@@ -23,8 +23,10 @@ export interface ChatState {
   nextId: number;
   /** What still changes below the history; anything but `idle` means a turn runs. */
   activity: Activity;
-  /** Reply text streamed since the last commit to the history. */
+  /** Reply text streamed since the last commit to the history: the block still being written. */
   streamed: string;
+  /** The same reply's finished blocks before it, already drawn in the history; it is saved whole. */
+  committed: string;
   servers: ServerStatus[];
   ollama: OllamaStatus;
   /** Changes when the screen is cleared, so `<Static>` starts afresh (see `staticKey`). */
@@ -61,6 +63,7 @@ export function initialChatState(banner: { model: string; configSource: string }
     nextId: 1,
     activity: { type: 'idle' },
     streamed: '',
+    committed: '',
     servers,
     ollama: { state: 'checking' },
     epoch: 0,
@@ -76,10 +79,14 @@ export function showItems(state: ChatState, ...shown: NewHistoryItem[]): ChatSta
   return { ...state, items: [...state.items, ...items], nextId: state.nextId + items.length };
 }
 
+/** Items saved with the session at the end of the turn but drawn otherwise: a reply drawn block by block is saved whole. */
+export function saveItems(state: ChatState, ...saved: NewHistoryItem[]): ChatState {
+  return saved.length === 0 ? state : { ...state, unsaved: [...state.unsaved, ...saved] };
+}
+
 /** Items drawn and saved with the session at the end of the turn. */
 export function addItems(state: ChatState, ...added: NewHistoryItem[]): ChatState {
-  if (added.length === 0) return state;
-  return { ...showItems(state, ...added), unsaved: [...state.unsaved, ...added] };
+  return saveItems(showItems(state, ...added), ...added);
 }
 
 /** `<Static>` has written the items up to `lastId`: they are let go. */

@@ -7,7 +7,8 @@ import type { ApprovalDecision, CallId, QuestionId, ToolCall, ToolProgress, Tool
 export type HistoryItem =
   | { id: number; type: 'banner'; model: string; configSource: string }
   | { id: number; type: 'user'; text: string }
-  | { id: number; type: 'assistant'; text: string }
+  /** `continued`: a later block of the reply in the item above, drawn while the reply streamed. */
+  | { id: number; type: 'assistant'; text: string; continued?: boolean }
   | { id: number; type: 'tool'; call: ToolCall; result: ToolResult }
   | { id: number; type: 'info'; text: string }
   | { id: number; type: 'error'; text: string; hint?: string }
@@ -19,7 +20,7 @@ export type NewHistoryItem = HistoryItem extends infer T ? (T extends HistoryIte
 export type Activity =
   | { type: 'idle' }
   | { type: 'waiting' }
-  /** The reply streams: its text so far is the state's `streamed`. */
+  /** The reply streams: its unfinished block is the state's `streamed`. */
   | { type: 'streaming' }
   /** The model reasons before it answers: its reasoning so far, shown dim until the answer starts. */
   | { type: 'thinking'; text: string }

@@ -1,21 +1,7 @@
 /**
- * The markdown of a reply while it streams, rendered from a moving start. The live area shows
- * only the last rows of a reply, but rendering it whole at every frame costs time in proportion
- * to everything said so far: at the end of a long reply, most of a frame. So the start moves on
- * past what has scrolled out of sight, to points where rendering from there gives exactly the
- * lines a whole render would end with:
- *
- * - a blank line between blocks (outside a code fence, before a line that does not start with
- *   a space): markdown renders the blocks on either side of it alone, a blank line apart;
- * - the start of a wrapped line inside a long plain paragraph: words are wrapped greedily, so the
- *   lines from one that starts at a word depend only on the words from there. The move is made
- *   only when the source's words before that point are exactly the words shown and hold nothing
- *   that could pair with markup still to come, so no style and no markup can span it.
- *
- * The lines moved past are final (a whole render starts with them), so the last of them are kept
- * and shown above the lines rendered from the start: a frame renders only the reply's last few
- * lines, whatever the rows in sight. The whole reply is rendered once, when complete, for the
- * history. Stateful: one per live reply.
+ * The live block of a streaming reply, rendered at a cost that does not grow with it: a long plain
+ * paragraph is rendered from a start that moves on past its wrapped lines, which are final.
+ * Stateful: one per live reply.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { renderMarkdown } from './markdown.js';
@@ -35,29 +21,6 @@ const SETTLED_LINES = 20;
 
 /** A line that would open a block other than a paragraph (list, quote, heading, fence, table, HTML, setext rule). */
 const BLOCK_START = /^(?:[-+*>#|<`~=]|\d+[.)])/;
-
-/** A list's item: after a blank line it may still belong to the list above (which sizes its markers together). */
-const LIST_ITEM = /^(?:[-+*]|\d+[.)])(?:\s|$)/;
-
-/** Where the first block after a blank line starts on its own: outside a fence, at column 0, not a list's item. */
-function blockBoundary(text: string): number | undefined {
-  let fences = 0;
-  let lineStart = 0;
-  let previousBlank = false;
-  while (lineStart <= text.length) {
-    const end = text.indexOf('\n', lineStart);
-    const line = text.slice(lineStart, end < 0 ? text.length : end);
-    if (/^ {0,3}(?:```|~~~)/.test(line)) fences++;
-    const blank = line.trim() === '';
-    // The first will do: the start moves on a block at a time, as long as enough is left after it.
-    if (previousBlank && !blank && fences % 2 === 0 && end >= 0 && !/^\s/.test(line) && !LIST_ITEM.test(line))
-      return lineStart;
-    previousBlank = blank && fences % 2 === 0;
-    if (end < 0) break;
-    lineStart = end + 1;
-  }
-  return undefined;
-}
 
 /**
  * Characters that may pair with one further on (emphasis, code, strike-through, a link's text, a
@@ -121,21 +84,13 @@ export class StreamingMarkdown {
   }
 
   /**
-   * A later start within `rest` that leaves at least `KEEP_LINES` lines, with the lines from it:
-   * the next block, or else a wrapped line of the first block.
+   * A later start within `rest`, at a wrapped line of a plain paragraph that leaves `KEEP_LINES`
+   * lines, with the lines from it. Greedy wrapping makes the lines from a line that starts at a
+   * word depend on the words from there alone.
    */
   private moveOn(rest: string, lines: string[]): { by: number; lines: string[] } | undefined {
-    const boundary = blockBoundary(rest);
-    let blockLines = lines.length;
-    if (boundary !== undefined) {
-      const after = this.renderLines(rest.slice(boundary), this.width).split('\n');
-      if (after.length >= KEEP_LINES) return { by: boundary, lines: after };
-      // The blocks are rendered a blank line apart.
-      blockLines = lines.length - after.length - 1;
-    }
-    const line = Math.min(blockLines - 1, lines.length - KEEP_LINES);
-    if (line <= 0) return undefined;
-    const offset = paragraphLineStart(rest.slice(0, boundary), lines.slice(0, blockLines), line);
+    const line = lines.length - KEEP_LINES;
+    const offset = paragraphLineStart(rest, lines, line);
     return offset === undefined ? undefined : { by: offset, lines: lines.slice(line) };
   }
 }

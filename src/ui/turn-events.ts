@@ -1,12 +1,13 @@
 /**
- * How one turn's events change the REPL's state: streamed prose, tool lines, approval
- * questions, errors. Pure; the part of the chat reducer that reads the chatbot's events.
+ * How one turn's events change the REPL's state: streamed prose (each finished markdown block to the
+ * history at once), tool lines, approval questions, errors. Pure; the chat reducer's part for events.
  */
 import type { TurnEvent } from '../vocabulary/types.js';
 import type { Activity, RunningCall } from './history.js';
 import { displayName } from '../vocabulary/tool-naming.js';
 import { assertNever } from '../shared/errors.js';
-import { addItems, type ChatState } from './chat-state.js';
+import { addItems, saveItems, showItems, type ChatState } from './chat-state.js';
+import { lastSafeSplit, unshownAnswer } from './reply-blocks.js';
 import { ollamaStatusAfter } from './ollama-status.js';
 import { formatToolOffer } from '../present/tool-offer.js';
 import { thoughtLine } from '../present/usage.js';
@@ -20,17 +21,39 @@ export interface TurnEventAction {
 
 /**
  * Events that commit the reply streamed so far to the history: deltas still batched must reach
- * the state first. A final answer replaces the streamed text whole, so its batch can be dropped.
+ * the state first. A final answer carries the whole reply, so its batch can be dropped.
  */
 export function commitsStreamed(event: TurnEvent): boolean {
   return event.type === 'tool-call' || event.type === 'error' || event.type === 'cancelled';
 }
 
-/** Commits what the model streamed so far, so text the user has seen stays on screen. */
-function commitStreamed(state: ChatState): ChatState {
-  const prose = state.streamed.trim();
-  const committed = { ...state, streamed: '' };
-  return prose ? addItems(committed, { type: 'assistant', text: prose }) : committed;
+/** A block of the reply drawn in the history: after one of its earlier blocks, a blank line apart. */
+function showBlock(state: ChatState, text: string): ChatState {
+  const block = text.trim();
+  if (!block) return state;
+  return showItems(state, { type: 'assistant', text: block, ...(state.committed ? { continued: true } : {}) });
+}
+
+/** The finished blocks streamed go to the history; only the last block, unfinished, stays live. */
+function commitFinished(state: ChatState): ChatState {
+  const at = lastSafeSplit(state.streamed);
+  if (at === 0) return state;
+  const finished = state.streamed.slice(0, at);
+  return { ...showBlock(state, finished), streamed: state.streamed.slice(at), committed: state.committed + finished };
+}
+
+/** Commits what the model streamed so far, so text the user has seen stays on screen; it is saved whole. */
+export function commitStreamed(state: ChatState): ChatState {
+  const reply = (state.committed + state.streamed).trim();
+  const committed = { ...showBlock(state, state.streamed), streamed: '', committed: '' };
+  return reply ? saveItems(committed, { type: 'assistant', text: reply }) : committed;
+}
+
+/** The final answer: what of it the history does not show yet is drawn, and it is saved whole. */
+function answered(state: ChatState, answer: string): ChatState {
+  const rest = unshownAnswer(answer, state.committed, state.streamed);
+  const done = { ...showBlock(state, rest), streamed: '', committed: '' };
+  return answer.trim() ? saveItems(done, { type: 'assistant', text: answer }) : done;
 }
 
 /** The calls the screen shows as running. */
@@ -71,7 +94,7 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
     case 'assistant-delta': {
       // The same activity while the reply streams: the rest of the screen then stays as it was (chat-store.ts).
       const activity: Activity = state.activity.type === 'streaming' ? state.activity : { type: 'streaming' };
-      return { ...state, streamed: state.streamed + event.text, activity };
+      return commitFinished({ ...state, streamed: state.streamed + event.text, activity });
     }
     case 'tool-call': {
       // Prose the model wrote before the call stays on screen, above the tool line.
@@ -111,10 +134,8 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
       return withDebug(state, debug, `malformed tool call; hint sent to the model:\n${event.hint}`);
     case 'tools-offered':
       return withDebug(state, debug, `step ${event.step}, ${formatToolOffer(event.offer)}`);
-    case 'final': {
-      const done = { ...state, streamed: '' };
-      return event.answer.trim() ? addItems(done, { type: 'assistant', text: event.answer }) : done;
-    }
+    case 'final':
+      return answered(state, event.answer);
     case 'error':
       return addItems(commitStreamed(state), { type: 'error', text: event.message, hint: event.hint });
     case 'step-limit':

@@ -7,11 +7,6 @@
  * on the next line, so the indentation the caller puts before that line is never styled
  * (underlined, struck through). Widths count code points: a wide character (CJK, emoji) counts as
  * one column, as it does for marked-terminal.
- *
- * A streaming reply's paragraph is wrapped again at every frame, a few words longer each time.
- * Greedy wrapping never moves a word once a later one is placed, so the wrapper remembers where
- * the last paragraphs it wrapped stood at their last space and goes on from there when a text
- * starts with what it had then: a frame wraps the words that came since, not the paragraph.
  */
 
 /** A hard line break inside a block (a markdown `br`); a bare newline is a soft one, read as a space. */
@@ -21,7 +16,7 @@ const ESC = '\u001b';
 const STYLE = new RegExp(`^${ESC}\\[([0-9;]*)m$`);
 const RESET_ALL = `${ESC}[0m`;
 
-const CODE = { esc: 0x1b, bel: 0x07, bracket: 0x5b, closing: 0x5d, m: 0x6d, semicolon: 0x3b, zero: 0x30, nine: 0x39 };
+const CODE = { esc: 0x1b, bracket: 0x5b, closing: 0x5d, m: 0x6d, semicolon: 0x3b, zero: 0x30, nine: 0x39 };
 
 const isSpace = (code: number): boolean => code === 0x20 || code === 0x09 || code === 0x0a;
 const isStyleParameter = (code: number): boolean => (code >= CODE.zero && code <= CODE.nine) || code === CODE.semicolon;
@@ -82,22 +77,12 @@ const styleCode = (sequence: string): number => Number(STYLE.exec(sequence)?.[1]
 
 /** Lines being filled up to `width` columns, carrying open styles across each break. */
 class LineFiller {
-  private constructor(
-    private readonly width: number,
-    private readonly lines: string[],
-    private current: string,
-    private used: number,
-    private openStyles: string[],
-  ) {}
+  private readonly lines: string[] = [];
+  private current = '';
+  private used = 0;
+  private openStyles: string[] = [];
 
-  static start(width: number): LineFiller {
-    return new LineFiller(width, [], '', 0, []);
-  }
-
-  /** The same filler, to go on filling without changing this one. */
-  copy(): LineFiller {
-    return new LineFiller(this.width, [...this.lines], this.current, this.used, [...this.openStyles]);
-  }
+  constructor(private readonly width: number) {}
 
   get room(): number {
     return this.width - this.used;
@@ -159,89 +144,30 @@ function placeWord(filler: LineFiller, word: string[]): void {
   }
 }
 
-/** A line wrapped up to its last space: every word before it placed for good. */
-interface PlacedPrefix {
-  width: number;
-  /** The line up to and with that space. */
-  text: string;
-  filler: LineFiller;
-}
-
-/** Lines wrapped lately, to go on from: a frame wraps the few paragraphs it shows. */
-const REMEMBERED_LINES = 8;
-
-/**
- * Where the line's first hyperlink start with no BEL after it is (its length if none): wrapped so
- * far, its ESC is a lone one, but a BEL further on in a longer line makes it a link, so no start of
- * the line past it is remembered.
- */
-function openLinkAt(line: string): number {
-  const open = line.indexOf('\u001b]8;', line.lastIndexOf('\u0007') + 1);
-  return open < 0 ? line.length : open;
-}
-
-/** Wraps prose, going on from where a line it wrapped before left off when the new one starts with it. */
-export class WordWrapper {
-  private recent: PlacedPrefix[] = [];
-
-  /** Prose: words move to the next line whole; runs of spaces and soft newlines become one space. */
-  wrap(text: string, width: number): string[] {
-    return text.split(HARD_BREAK).flatMap((line) => this.wrapLine(line, width));
-  }
-
-  private wrapLine(line: string, width: number): string[] {
-    const resumed = this.longestStart(line, width);
-    const filler = resumed ? resumed.filler.copy() : LineFiller.start(width);
-    let word: string[] = [];
-    let placedUpTo = resumed ? resumed.text.length : 0;
-    for (let at = placedUpTo; at < line.length;) {
-      const end = pieceEnd(line, at);
-      const piece = line.slice(at, end);
-      at = end;
-      if (!isSpace(piece.charCodeAt(0))) {
-        word.push(piece);
-        continue;
-      }
-      placeWord(filler, word);
-      word = [];
-      placedUpTo = at;
-    }
-    // Kept before the last word is placed: that word may still grow.
-    if (placedUpTo > (resumed?.text.length ?? 0) && placedUpTo <= openLinkAt(line))
-      this.remember({ width, text: line.slice(0, placedUpTo), filler: filler.copy() });
-    placeWord(filler, word);
-    return filler.finish();
-  }
-
-  /** The longest line remembered that `line` starts with, wrapped at `width`. */
-  private longestStart(line: string, width: number): PlacedPrefix | undefined {
-    let best: PlacedPrefix | undefined;
-    for (const prefix of this.recent) {
-      if (prefix.width !== width || prefix.text.length <= (best?.text.length ?? 0)) continue;
-      if (line.startsWith(prefix.text)) best = prefix;
-    }
-    return best;
-  }
-
-  private remember(prefix: PlacedPrefix): void {
-    // A longer start of the same line replaces the one it grew from.
-    this.recent = [prefix, ...this.recent.filter((kept) => !prefix.text.startsWith(kept.text))].slice(
-      0,
-      REMEMBERED_LINES,
-    );
-  }
-}
-
-const wrapper = new WordWrapper();
-
 /** Prose: words move to the next line whole; runs of spaces and soft newlines become one space. */
 export function wrapWords(text: string, width: number): string[] {
-  return wrapper.wrap(text, width);
+  return text.split(HARD_BREAK).flatMap((line) => wrapLine(line, width));
+}
+
+function wrapLine(line: string, width: number): string[] {
+  const filler = new LineFiller(width);
+  let word: string[] = [];
+  for (let at = 0; at < line.length;) {
+    const end = pieceEnd(line, at);
+    const piece = line.slice(at, end);
+    at = end;
+    if (isSpace(piece.charCodeAt(0))) {
+      placeWord(filler, word);
+      word = [];
+    } else word.push(piece);
+  }
+  placeWord(filler, word);
+  return filler.finish();
 }
 
 /** Code: every character kept, spaces included, the line cut at `width`. */
 export function cutLine(line: string, width: number): string[] {
-  const filler = LineFiller.start(width);
+  const filler = new LineFiller(width);
   for (let at = 0; at < line.length;) {
     const end = pieceEnd(line, at);
     const piece = line.slice(at, end);

@@ -27,6 +27,20 @@ describe('chat store', () => {
     expect(store.getState().streamed).toBe('Hello, world.');
   });
 
+  it('a block that ends goes to the history in a new screen; the next block streams in that one', () => {
+    const store = newStore();
+    store.dispatch({ type: 'turn-started' });
+    store.dispatch(delta('First block.'));
+    const streaming = store.getScreen();
+    store.dispatch(delta('\n\nSecond'));
+    const committed = store.getScreen();
+    expect(committed).not.toBe(streaming);
+    expect(committed.items.at(-1)).toMatchObject({ type: 'assistant', text: 'First block.' });
+    store.dispatch(delta(' block goes on'));
+    expect(store.getScreen()).toBe(committed);
+    expect(store.getStreamed()).toBe('Second block goes on');
+  });
+
   it('any other change makes a new screen, with the state as it is now', () => {
     const store = newStore();
     store.dispatch({ type: 'turn-started' });

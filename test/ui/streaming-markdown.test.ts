@@ -1,7 +1,7 @@
 /**
- * The live reply rendered from a moving start: at every point of a stream, the lines it shows
- * are exactly the last lines of rendering the whole reply, and the count of lines above adds up;
- * and on a long reply the start really moves, so a frame's work stays the same size.
+ * The live block rendered from a moving start: at every point of a stream, the lines it shows are
+ * exactly the last lines of rendering the whole block, and the count of lines above adds up; and in
+ * a long paragraph the start really moves, so a frame's work stays the same size.
  */
 import { describe, expect, it, vi } from 'vitest';
 
@@ -52,35 +52,6 @@ describe('StreamingMarkdown', () => {
     // The lines shown above the start were rendered once, when the start moved past them.
     expect(renderedLines).toBeLessThanOrEqual(9);
     expect(shownLines).toBeGreaterThan(renderedLines);
-  });
-
-  it('a long reply of many blocks (lists, a fence with blank lines, a quote, styles): the same lines as a whole render', () => {
-    const section = (n: number): string =>
-      [
-        `## Part ${n}`,
-        '',
-        `Some **bold words that run on for a while** and \`code\` in part ${n}, ${words(40)}`,
-        '',
-        '1. first item',
-        '2. second item that is long enough to wrap past the edge of a sixty column window',
-        '',
-        '10. a loose item after a blank line',
-        '',
-        '```js',
-        'const a = 1;',
-        '',
-        'const b = 2; // a blank line inside the fence',
-        '```',
-        '',
-        `> a quoted line, ${words(15)}`,
-        '',
-        `*an emphasis that spans ${words(30)} to its end*`,
-        '',
-      ].join('\n');
-    const reply = Array.from({ length: 12 }, (_, n) => section(n)).join('\n');
-    const { hiddenLines, shownLines } = streamAndCompare(reply, 17);
-    expect(hiddenLines).toBeGreaterThan(200);
-    expect(shownLines).toBeLessThanOrEqual(28);
   });
 
   it('markup inside a long paragraph keeps the start where the words still match, and the lines exact', () => {

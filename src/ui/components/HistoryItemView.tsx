@@ -33,7 +33,12 @@ export function HistoryItemView({ item, width }: { item: HistoryItem; width: num
         </Box>
       );
     case 'assistant':
-      return <Text>{renderMarkdown(item.text, width)}</Text>;
+      // A block of the same reply: a blank line apart, as blocks are in a render of the whole.
+      return (
+        <Box marginTop={item.continued ? 1 : 0}>
+          <Text>{renderMarkdown(item.text, width)}</Text>
+        </Box>
+      );
     case 'tool':
       return <ToolLine call={item.call} result={item.result} width={width} />;
     case 'info':

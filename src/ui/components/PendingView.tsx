@@ -31,8 +31,18 @@ const RESERVED_ROWS = 6;
  */
 const STREAMING_ROWS = 12;
 
-/** Reads the reply's text itself: a frame of a streaming reply re-renders this alone, not the screen around it. */
-function StreamingReply({ streamed, width }: { streamed: StreamedText; width: number }): React.JSX.Element {
+interface StreamingProps {
+  streamed: StreamedText;
+  /** Blocks of the same reply are in the history already. */
+  continues: boolean;
+  width: number;
+}
+
+/**
+ * Reads the reply's unfinished block itself: a frame of a streaming reply re-renders this alone, not
+ * the screen around it. After the reply's finished blocks in the history, it is a blank line below them.
+ */
+function StreamingReply({ streamed, continues, width }: StreamingProps): React.JSX.Element {
   const text = useSyncExternalStore(streamed.subscribe, streamed.getSnapshot);
   const { stdout } = useStdout();
   const rows = Math.max(1, Math.min(STREAMING_ROWS, (stdout.rows || 24) - RESERVED_ROWS));
@@ -41,9 +51,9 @@ function StreamingReply({ streamed, width }: { streamed: StreamedText; width: nu
   const tail = visibleTail(view.text, width, rows);
   const hiddenLines = view.hiddenLines + tail.hiddenLines;
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" marginTop={continues ? 1 : 0}>
       {hiddenLines > 0 ? (
-        <Text dimColor>{`… ${hiddenLines} more lines above; the whole reply follows when it is complete`}</Text>
+        <Text dimColor>{`… ${hiddenLines} more lines above; they follow when this part is complete`}</Text>
       ) : null}
       <Text>{tail.text}</Text>
     </Box>
@@ -65,22 +75,17 @@ function LiveThinking({ text, width }: { text: string; width: number }): React.J
 
 function PendingActivity({
   activity,
-  streamed,
-  width,
-}: {
-  activity: Activity;
-  streamed: StreamedText;
-  width: number;
-}): React.JSX.Element | null {
+  ...streaming
+}: StreamingProps & { activity: Activity }): React.JSX.Element | null {
   switch (activity.type) {
     case 'idle':
       return null;
     case 'waiting':
       return <Working label="thinking… (Esc to cancel)" />;
     case 'streaming':
-      return <StreamingReply streamed={streamed} width={width} />;
+      return <StreamingReply {...streaming} />;
     case 'thinking':
-      return <LiveThinking text={activity.text} width={width} />;
+      return <LiveThinking text={activity.text} width={streaming.width} />;
     case 'tool':
       return (
         <Box flexDirection="column">
