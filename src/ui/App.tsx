@@ -109,6 +109,17 @@ function promptLabel(state: ScreenState, line: LineState): { label?: string; hin
   return argument ? { label: argument.name } : {};
 }
 
+/**
+ * Ink writes `<Static>`'s new items to the scrollback as it commits the frame that holds them,
+ * before layout effects run: by then they are drawn for good, and the state lets them go.
+ */
+function useLetGoOfPrinted(state: ScreenState, printed: (lastId: number) => void): void {
+  const lastDrawn = state.items.at(-1)?.id;
+  useLayoutEffect(() => {
+    if (lastDrawn !== undefined) printed(lastDrawn);
+  }, [lastDrawn, printed]);
+}
+
 export function App({ session, inputHistory }: AppProps): React.JSX.Element {
   const { exit } = useApp();
   const { stdout, write } = useStdout();
@@ -140,14 +151,7 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
     }, []),
   );
 
-  // Ink writes `<Static>`'s new items to the scrollback as it commits the frame that holds them,
-  // before layout effects run: by then they are drawn for good.
-  const lastDrawn = state.items.at(-1)?.id;
-  const { printed } = chat;
-  useLayoutEffect(() => {
-    if (lastDrawn !== undefined) printed(lastDrawn);
-  }, [lastDrawn, printed]);
-
+  useLetGoOfPrinted(state, chat.printed);
   const width = stdout.columns || 80;
   return (
     <Box flexDirection="column">

@@ -89,13 +89,11 @@ function withContext(state: ChatState, event: Extract<TurnEvent, { type: 'model-
   return { ...state, context: { used: usage.inputTokens + (usage.outputTokens ?? 0), size: usage.contextSize } };
 }
 
-function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatState {
+type CallEvent = Extract<TurnEvent, { type: 'tool-call' | 'tool-progress' | 'approval-request' | 'tool-result' }>;
+
+/** A call's events, by its id: it starts, reports progress, waits for approval, and ends with its result. */
+function applyCallEvent(state: ChatState, event: CallEvent, debug: boolean): ChatState {
   switch (event.type) {
-    case 'assistant-delta': {
-      // The same activity while the reply streams: the rest of the screen then stays as it was (chat-store.ts).
-      const activity: Activity = state.activity.type === 'streaming' ? state.activity : { type: 'streaming' };
-      return commitFinished({ ...state, streamed: state.streamed + event.text, activity });
-    }
     case 'tool-call': {
       // Prose the model wrote before the call stays on screen, above the tool line.
       const committed = withDebug(
@@ -106,8 +104,6 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
       const call = { id: event.id, call: event.call };
       return { ...committed, activity: { type: 'tool', calls: [...running(state), call] } };
     }
-    case 'notice':
-      return addItems(state, { type: 'info', text: event.text });
     case 'tool-progress': {
       if (state.activity.type !== 'tool' || !state.activity.calls.some((running) => running.id === event.id))
         return state;
@@ -124,6 +120,25 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
       const activity: Activity = still.length > 0 ? { type: 'tool', calls: still } : { type: 'waiting' };
       return { ...addItems(state, { type: 'tool', call: event.call, result: event.result }), activity };
     }
+    default:
+      return assertNever(event);
+  }
+}
+
+function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatState {
+  switch (event.type) {
+    case 'assistant-delta': {
+      // The same activity while the reply streams: the rest of the screen then stays as it was (chat-store.ts).
+      const activity: Activity = state.activity.type === 'streaming' ? state.activity : { type: 'streaming' };
+      return commitFinished({ ...state, streamed: state.streamed + event.text, activity });
+    }
+    case 'tool-call':
+    case 'tool-progress':
+    case 'approval-request':
+    case 'tool-result':
+      return applyCallEvent(state, event, debug);
+    case 'notice':
+      return addItems(state, { type: 'info', text: event.text });
     case 'model-reply':
       return withDebug(
         withContext(state, event),
