@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
-import { startFakeOllama, type FakeModel, type FakeOllama } from '../fakes/fake-ollama.js';
+import { startFakeOllama, TEXT_MODEL, type FakeModel, type FakeOllama } from '../fakes/fake-ollama.js';
 import { CLI, cleanEnv } from './run-cli.js';
 import { TmuxPane } from './tmux.js';
 
@@ -48,8 +48,6 @@ export interface ReplSession {
    */
   restart(args?: string[]): void;
 }
-
-export const TEXT_MODEL: FakeModel[] = [{ name: 'llama3.2', capabilities: ['completion'] }];
 
 export function useReplSession(options: ReplSessionOptions = {}): ReplSession {
   const pane = new TmuxPane();

@@ -16,7 +16,7 @@ import type {
 } from '../../src/vocabulary/types.js';
 import type { Runtime } from '../../src/session/runtime.js';
 import type { ServerStatus } from '../../src/mcp/host.js';
-import { App } from '../../src/ui/App.js';
+import { App, type RecallStore } from '../../src/ui/App.js';
 import { ChatSession, type SessionHost, type SessionLlm, type StatusFeed } from '../../src/session/chat-session.js';
 import { AlwaysUpLlm } from '../fakes/scripted-llm.js';
 import { testRuntime } from '../helpers/test-session.js';
@@ -115,16 +115,20 @@ export interface RenderAppOptions {
   runtime?: Runtime;
   /** Where a real host reports status changes (its `onStatus` is the feed's `notify`). */
   status?: StatusFeed;
+  /** A session built elsewhere (as the program builds it: test/ui/live-repl.tsx); the options above are then unused. */
+  session?: ChatSession;
+  inputHistory?: RecallStore;
 }
 
 export function renderApp(options: RenderAppOptions = {}) {
   const llm = options.llm ?? new TestLlm([]);
   const host = options.host ?? new TestToolHost();
-  const session = new ChatSession(options.runtime ?? testRuntime(), host, llm, { status: options.status });
+  const session =
+    options.session ?? new ChatSession(options.runtime ?? testRuntime(), host, llm, { status: options.status });
   let exited = false;
   const ui = render(
     <ExitProbe onUnmount={() => (exited = true)}>
-      <App session={session} />
+      <App session={session} inputHistory={options.inputHistory} />
     </ExitProbe>,
   );
 
