@@ -88,7 +88,7 @@ describe.each(transports)('tasks of server-everything over %s', (transport, conf
         new RegExp(`"taskId":"${task?.taskId}".*"msg":"${step}"|"msg":"${step}".*"taskId":"${task?.taskId}"`),
       );
     }
-  }, 20_000);
+  });
 
   it('an abort cancels the task on the server, and the call ends as cancelled', async () => {
     const host = await startHost(await config(), path.join(dir, `${transport}-abort.log`));
@@ -105,7 +105,7 @@ describe.each(transports)('tasks of server-everything over %s', (transport, conf
     const [task] = await host.listTasks();
     expect(task).toMatchObject({ status: 'cancelled', tool: TOOL });
     expect(Date.parse(task?.lastUpdatedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(task?.createdAt ?? ''));
-  }, 20_000);
+  });
 
   it('the listing has every task of the session, each with its state', async () => {
     const host = await startHost(await config(), path.join(dir, `${transport}-list.log`));
@@ -122,7 +122,7 @@ describe.each(transports)('tasks of server-everything over %s', (transport, conf
       expect(task).toMatchObject({ server: 'everything', tool: TOOL, taskId: expect.any(String) });
       expect(Number.isNaN(Date.parse(task.createdAt))).toBe(false);
     }
-  }, 20_000);
+  });
 
   it('input_required: the server asks through tasks/result, the elicitation handler answers, the task uses it', async () => {
     const { handler, asked } = formAnswerer({ action: 'accept', content: { interpretation: 'historical' } });
@@ -142,5 +142,5 @@ describe.each(transports)('tasks of server-everything over %s', (transport, conf
     );
     expect(result).toMatchObject({ isError: false });
     expect(result.forModel).toContain('# Research Report: tides (historical)');
-  }, 20_000);
+  });
 });

@@ -25,8 +25,8 @@ export { testRuntime };
 import { FAKE_TOOLS, FakeToolHost } from '../fakes/fake-tool-host.js';
 import { ScriptedLlm, type ScriptedReply } from '../fakes/scripted-llm.js';
 
-/** Generous for a shared 2-core machine; a passing wait returns as soon as the frame matches. */
-const WAIT = { timeout: 10_000, interval: 10 };
+/** Only a hang reaches it, on a busy shared 2-core machine too; a passing wait returns as soon as the frame matches. */
+const WAIT = { timeout: 30_000, interval: 10 };
 
 export const KEY = {
   enter: '\r',
