@@ -15,9 +15,12 @@ const TOOL = 'simulate-research-query';
 const research = (topic: string): string =>
   JSON.stringify({ action: 'use_tool', server: 'everything', tool: TOOL, arguments: { topic } });
 
-/** Resolves once some frame drawn has shown `text`, however briefly. */
-const drew = (app: RenderedApp, text: string): Promise<void> =>
-  app.waitUntil(() => expect(app.ui.frames.some((frame) => stripVTControlCharacters(frame).includes(text))).toBe(true));
+/** What the tool line says in each stage of the research; which of them a poll sees is the clocks' business. */
+const WORKING = /working · (Gathering sources|Analyzing content|Synthesizing findings|Generating report)\.\.\./;
+
+/** Resolves once some frame drawn has matched `pattern`, however briefly. */
+const drew = (app: RenderedApp, pattern: RegExp): Promise<void> =>
+  app.waitUntil(() => expect(app.ui.frames.some((frame) => pattern.test(stripVTControlCharacters(frame)))).toBe(true));
 
 afterEach(() => cleanup());
 
@@ -48,7 +51,7 @@ describe('tasks in the REPL', () => {
     const app = await screen();
     repl.ollama.script(research('tide pools'), 'The research is done.');
     app.send('research tide pools');
-    await drew(app, 'working · Analyzing content...');
+    await drew(app, WORKING);
     await app.waitForAnswer('The research is done.');
     app.send('/tasks');
     await app.waitForScreen(`everything  completed  ${TOOL}  created `);
