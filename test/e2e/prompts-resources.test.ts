@@ -2,12 +2,15 @@
  * Prompts and resources end to end, against the reference peer (server-everything): the built
  * binary lists them, `ask "/server:prompt …"` sends the prompt's messages to the model, and
  * `ask "@server:uri …"` attaches the resource's text, with the fake Ollama recording what it got.
+ * Each scenario has a fake Ollama of its own, and they run at the same time: most of a run is the
+ * CLI waiting on the server.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { FakeOllama } from '../fakes/fake-ollama.js';
+import { ownFakeOllama } from '../helpers/own-fake-ollama.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 
@@ -17,37 +20,36 @@ const RUN_MS = 30_000;
 
 let workDir: string;
 let config: string;
-let ollama: FakeOllama;
 
-beforeAll(async () => {
+beforeAll(() => {
   workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-offers-')));
   config = path.join(workDir, 'mcp_config.json');
   fs.writeFileSync(
     config,
     JSON.stringify({ mcpServers: { everything: { command: 'node', args: [EVERYTHING, 'stdio'] } } }),
   );
-  ollama = await startFakeOllama();
 });
-afterEach(() => ollama.requests.splice(0));
-afterAll(async () => {
-  await ollama.close();
+afterAll(() => {
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-function cli(args: string[]) {
-  const env = cleanEnv({ HOME: workDir, OLLAMA_HOST: ollama.url, MCP_CHAT_LOG_FILE: path.join(workDir, 'log.jsonl') });
+function cli(ollama: FakeOllama, args: string[]) {
+  const log = path.join(workDir, `log-${ollama.url.split(':').at(-1)}.jsonl`);
+  const env = cleanEnv({ HOME: workDir, OLLAMA_HOST: ollama.url, MCP_CHAT_LOG_FILE: log });
   return runCli(['--config', config, ...args], { cwd: workDir, env, timeoutMs: RUN_MS });
 }
 
 /** The messages of the chat requests that reached the model (not the model-load pings). */
-const sentMessages = () =>
+const sentMessages = (ollama: FakeOllama) =>
   ollama.chatRequests.filter((request) => request.messages.length > 0).map((request) => request.messages);
 
-describe('prompts and resources of server-everything', () => {
+describe.concurrent('prompts and resources of server-everything', () => {
   it(
     'prompts --json lists each prompt with its arguments and whether each is required',
-    async () => {
-      const result = await cli(['prompts', '--json']);
+    async (test) => {
+      const { expect } = test;
+      const ollama = await ownFakeOllama(test);
+      const result = await cli(ollama, ['prompts', '--json']);
       expect(result.code).toBe(0);
       const prompts = JSON.parse(result.stdout) as { server: string; name: string; arguments: unknown[] }[];
       expect(prompts).toContainEqual({
@@ -67,8 +69,10 @@ describe('prompts and resources of server-everything', () => {
 
   it(
     'resources --json lists resources and templates; the text form names each as an @mention',
-    async () => {
-      const json = await cli(['resources', '--json']);
+    async (test) => {
+      const { expect } = test;
+      const ollama = await ownFakeOllama(test);
+      const json = await cli(ollama, ['resources', '--json']);
       expect(json.code).toBe(0);
       const { resources, templates } = JSON.parse(json.stdout) as {
         resources: { server: string; uri: string }[];
@@ -76,7 +80,7 @@ describe('prompts and resources of server-everything', () => {
       };
       expect(resources).toContainEqual(expect.objectContaining({ server: 'everything', uri: ARCHITECTURE }));
       expect(templates.map((template) => template.uriTemplate)).toContain('demo://resource/dynamic/text/{resourceId}');
-      const text = await cli(['resources']);
+      const text = await cli(ollama, ['resources']);
       expect(text.stdout).toContain(`@everything:${ARCHITECTURE}`);
     },
     RUN_MS,
@@ -84,12 +88,14 @@ describe('prompts and resources of server-everything', () => {
 
   it(
     'ask "/everything:simple-prompt" sends the prompt\'s messages as the turn',
-    async () => {
+    async (test) => {
+      const { expect } = test;
+      const ollama = await ownFakeOllama(test);
       ollama.script('A reply to the prompt.');
-      const result = await cli(['ask', '/everything:simple-prompt']);
+      const result = await cli(ollama, ['ask', '/everything:simple-prompt']);
       expect(result.code).toBe(0);
       expect(result.stdout).toBe('A reply to the prompt.\n');
-      expect(sentMessages()[0]?.slice(1)).toEqual([
+      expect(sentMessages(ollama)[0]?.slice(1)).toEqual([
         { role: 'user', content: 'This is a simple prompt without arguments.' },
       ]);
     },
@@ -98,34 +104,40 @@ describe('prompts and resources of server-everything', () => {
 
   it(
     'ask "/args-prompt city=…" finds a prompt only one server has, with a quoted argument',
-    async () => {
+    async (test) => {
+      const { expect } = test;
+      const ollama = await ownFakeOllama(test);
       ollama.script('Sunny.');
-      const result = await cli(['ask', '/args-prompt city="Porto Alegre"']);
+      const result = await cli(ollama, ['ask', '/args-prompt city="Porto Alegre"']);
       expect(result.code).toBe(0);
-      expect(sentMessages()[0]?.at(-1)?.content).toContain('Porto Alegre');
+      expect(sentMessages(ollama)[0]?.at(-1)?.content).toContain('Porto Alegre');
     },
     RUN_MS,
   );
 
   it(
     'a prompt without its required argument is a usage error (exit 2) naming it, and the model is not asked',
-    async () => {
-      const result = await cli(['ask', '/everything:args-prompt']);
+    async (test) => {
+      const { expect } = test;
+      const ollama = await ownFakeOllama(test);
+      const result = await cli(ollama, ['ask', '/everything:args-prompt']);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('error: everything:args-prompt needs city (Name of the city)');
       expect(result.stderr).toContain('Usage: /everything:args-prompt city=<city> [state=…]');
-      expect(sentMessages()).toEqual([]);
+      expect(sentMessages(ollama)).toEqual([]);
     },
     RUN_MS,
   );
 
   it(
     'ask "@everything:<uri> summarise" attaches the resource\'s text to what the model sees',
-    async () => {
+    async (test) => {
+      const { expect } = test;
+      const ollama = await ownFakeOllama(test);
       ollama.script('Summary.');
-      const result = await cli(['ask', `Summarise @everything:${ARCHITECTURE}, briefly.`]);
+      const result = await cli(ollama, ['ask', `Summarise @everything:${ARCHITECTURE}, briefly.`]);
       expect(result.code).toBe(0);
-      const content = sentMessages()[0]?.at(-1)?.content ?? '';
+      const content = sentMessages(ollama)[0]?.at(-1)?.content ?? '';
       expect(
         content.startsWith(
           `Summarise @everything:${ARCHITECTURE}, briefly.\n\nResource @everything:${ARCHITECTURE}:\n`,
@@ -142,11 +154,13 @@ describe('prompts and resources of server-everything', () => {
 
   it(
     'a resource that cannot be read is an error naming it, before the model is asked',
-    async () => {
-      const result = await cli(['ask', 'what is in @everything:demo://resource/static/document/missing.md']);
+    async (test) => {
+      const { expect } = test;
+      const ollama = await ownFakeOllama(test);
+      const result = await cli(ollama, ['ask', 'what is in @everything:demo://resource/static/document/missing.md']);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('error: could not attach @everything:demo://resource/static/document/missing.md');
-      expect(sentMessages()).toEqual([]);
+      expect(sentMessages(ollama)).toEqual([]);
     },
     RUN_MS,
   );

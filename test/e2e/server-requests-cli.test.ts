@@ -11,10 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
-import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
 import { EVERYTHING, everythingOverHttp } from '../helpers/everything.js';
 import { killAll } from '../helpers/spawn-server.js';
+import { ownFakeOllama } from '../helpers/own-fake-ollama.js';
 
 const RUN_MS = 30_000;
 
@@ -45,8 +45,7 @@ function entry(transport: Transport, policies: Record<string, string>): Record<s
 
 /** A scenario's own fake Ollama (closed when it ends), and its runs of the CLI against it, each with a config of its own. */
 async function scenario(test: TestContext) {
-  const ollama: FakeOllama = await startFakeOllama();
-  test.onTestFinished(() => ollama.close());
+  const ollama = await ownFakeOllama(test);
   const cli = (args: string[], transport: Transport, policies: Record<string, string> = {}) => {
     const run = randomUUID();
     const config = path.join(workDir, `config-${run}.json`);
