@@ -2,13 +2,14 @@
  * The MCP client features beyond tools, against the reference peer, server-everything, over
  * stdio and Streamable HTTP: the roots mcp-chat offers, the tools it registers only for a client
  * that declares roots, progress that keeps a long call alive past its timeout, and the server's
- * log messages landing in our log at their level.
+ * log messages landing in our log at their level. The scenarios of a transport wait on the
+ * server's clock and each has a host of its own: they run at the same time.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, it, vi, type TestContext } from 'vitest';
 import type { ToolProgress } from '../../src/vocabulary/types.js';
 import type { ServerConfig } from '../../src/config/types.js';
 import { McpHost } from '../../src/mcp/host.js';
@@ -22,16 +23,14 @@ import { descendants, stdioServer } from '../helpers/server-configs.js';
 const CALL_TIMEOUT_MS = 1_500;
 
 let dir: string;
-const hosts: McpHost[] = [];
 
 beforeAll(() => {
   dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-everything-')));
 });
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
+afterAll(async () => {
   await killAll();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const transports = everythingTransports(CALL_TIMEOUT_MS);
 
@@ -41,7 +40,8 @@ interface Heard {
   offersChanged: number;
 }
 
-async function startHost(config: ServerConfig, logFile: string, heard?: Heard): Promise<McpHost> {
+/** A host of the test's own, closed when the test is over. */
+async function startHost(test: TestContext, config: ServerConfig, logFile: string, heard?: Heard): Promise<McpHost> {
   const roots = [dir, path.join(dir, 'notes')];
   const host = new McpHost([config], {
     log: createLogger({ level: 'debug', file: logFile }),
@@ -51,14 +51,15 @@ async function startHost(config: ServerConfig, logFile: string, heard?: Heard): 
       if (heard) heard.offersChanged += 1;
     },
   });
-  hosts.push(host);
+  test.onTestFinished(() => host.close());
   await host.start();
   return host;
 }
 
-describe.each(transports)('server-everything over %s', (transport, config) => {
-  it('gets the roots mcp-chat offers, through the tool it registers only for a client that declares roots', async () => {
-    const host = await startHost(await config(), path.join(dir, `${transport}-roots.log`));
+describe.concurrent.each(transports)('server-everything over %s', (transport, config) => {
+  it('gets the roots mcp-chat offers, through the tool it registers only for a client that declares roots', async (test) => {
+    const { expect } = test;
+    const host = await startHost(test, await config(), path.join(dir, `${transport}-roots.log`));
     expect(host.listTools().map((tool) => tool.name)).toContain('get-roots-list');
     const result = await host.callTool({ server: 'everything', tool: 'get-roots-list', arguments: {} });
     expect(result.isError).toBe(false);
@@ -66,8 +67,9 @@ describe.each(transports)('server-everything over %s', (transport, config) => {
     expect(result.forModel).toContain(pathToFileURL(path.join(dir, 'notes')).href);
   });
 
-  it('a long operation that reports progress outlives the per-call timeout, and each report is heard', async () => {
-    const host = await startHost(await config(), path.join(dir, `${transport}-progress.log`));
+  it('a long operation that reports progress outlives the per-call timeout, and each report is heard', async (test) => {
+    const { expect } = test;
+    const host = await startHost(test, await config(), path.join(dir, `${transport}-progress.log`));
     const reports: ToolProgress[] = [];
     const call = { server: 'everything', tool: 'trigger-long-running-operation', arguments: { duration: 4, steps: 8 } };
     const result = await host.callTool(call, undefined, (progress) => reports.push(progress));
@@ -80,8 +82,9 @@ describe.each(transports)('server-everything over %s', (transport, config) => {
     expect(reports).toEqual(Array.from({ length: reports.length }, (_, index) => ({ progress: index + 1, total: 8 })));
   });
 
-  it('lists its prompts and resources, runs a prompt with an argument and reads a resource', async () => {
-    const host = await startHost(await config(), path.join(dir, `${transport}-offers.log`));
+  it('lists its prompts and resources, runs a prompt with an argument and reads a resource', async (test) => {
+    const { expect } = test;
+    const host = await startHost(test, await config(), path.join(dir, `${transport}-offers.log`));
     expect((await host.listPrompts()).map((prompt) => prompt.name)).toContain('args-prompt');
     const messages = await host.getPrompt('everything', 'args-prompt', { city: 'Lisbon' });
     expect(messages).toEqual([{ role: 'user', content: "What's weather in Lisbon?" }]);
@@ -95,8 +98,9 @@ describe.each(transports)('server-everything over %s', (transport, config) => {
     );
   });
 
-  it('completes a prompt argument, narrowed by the arguments typed before it', async () => {
-    const host = await startHost(await config(), path.join(dir, `${transport}-complete.log`));
+  it('completes a prompt argument, narrowed by the arguments typed before it', async (test) => {
+    const { expect } = test;
+    const host = await startHost(test, await config(), path.join(dir, `${transport}-complete.log`));
     const complete = (name: string, value: string, typed: Record<string, string> = {}) =>
       host.completePromptArgument('everything', 'completable-prompt', { name, value }, typed);
     expect(await complete('department', 'Eng')).toEqual(['Engineering']);
@@ -110,9 +114,10 @@ describe.each(transports)('server-everything over %s', (transport, config) => {
     expect(await host.completePromptArgument('nowhere', 'x', { name: 'a', value: '' }, {})).toEqual([]);
   });
 
-  it('announces a new resource (list_changed), and the listing then has it', async () => {
+  it('announces a new resource (list_changed), and the listing then has it', async (test) => {
+    const { expect } = test;
     const heard: Heard = { updated: [], offersChanged: 0 };
-    const host = await startHost(await config(), path.join(dir, `${transport}-offers-changed.log`), heard);
+    const host = await startHost(test, await config(), path.join(dir, `${transport}-offers-changed.log`), heard);
     const data = `data:text/plain;base64,${Buffer.from('hello').toString('base64')}`;
     const made = await host.callTool({
       server: 'everything',
@@ -120,15 +125,16 @@ describe.each(transports)('server-everything over %s', (transport, config) => {
       arguments: { name: 'hello.txt.gz', data },
     });
     expect(made.isError).toBe(false);
-    await vi.waitFor(() => expect(heard.offersChanged).toBeGreaterThan(0), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(heard.offersChanged).toBeGreaterThan(0), { timeout: 30_000, interval: 20 });
     expect((await host.listResources()).map((resource) => resource.uri)).toContain(
       'demo://resource/session/hello.txt.gz',
     );
   });
 
-  it('the server’s log messages go to our log, at their level', async () => {
+  it('the server’s log messages go to our log, at their level', async (test) => {
+    const { expect } = test;
     const logFile = path.join(dir, `${transport}-logging.log`);
-    const host = await startHost(await config(), logFile);
+    const host = await startHost(test, await config(), logFile);
     await host.callTool({ server: 'everything', tool: 'toggle-simulated-logging', arguments: {} });
     await vi.waitFor(
       () => {
@@ -144,27 +150,29 @@ describe.each(transports)('server-everything over %s', (transport, config) => {
         Object.assign(pinoLevel, { critical: 50, alert: 60, emergency: 60 });
         expect(entry.level).toBe(pinoLevel[entry.mcpLevel]);
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 30_000, interval: 50 },
     );
   });
 });
 
 describe('server-everything restarted', () => {
-  it('a watched resource is watched again after the server restarts', async () => {
+  it('a watched resource is watched again after the server restarts', async (test) => {
+    const { expect } = test;
     const heard: Heard = { updated: [], offersChanged: 0 };
     const config = stdioServer('everything', [EVERYTHING, 'stdio'], { timeoutMs: 10_000 });
-    const host = await startHost(config, path.join(dir, 'restart-watch.log'), heard);
+    const host = await startHost(test, config, path.join(dir, 'restart-watch.log'), heard);
     const uri = (await host.listResources()).find((resource) => resource.uri.endsWith('/architecture.md'))?.uri ?? '';
     await host.watch('everything', uri);
     const child = descendants(process.pid).find((pid) =>
-      execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).includes(EVERYTHING),
+      // Over stdio: the servers over HTTP the tests above started are children of this process too.
+      execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).includes(`${EVERYTHING} stdio`),
     );
     expect(child).toBeDefined();
     process.kill(child as number, 'SIGKILL');
-    await vi.waitFor(() => expect(host.statuses()[0]?.state).toBe('crashed'), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(host.statuses()[0]?.state).toBe('crashed'), { timeout: 30_000, interval: 20 });
     // The next call starts it again; the new process hears of the watch only if the host says it again.
     const toggled = await host.callTool({ server: 'everything', tool: 'toggle-subscriber-updates', arguments: {} });
     expect(toggled.isError).toBe(false);
-    await vi.waitFor(() => expect(heard.updated).toContain(uri), { timeout: 8_000, interval: 50 });
+    await vi.waitFor(() => expect(heard.updated).toContain(uri), { timeout: 30_000, interval: 50 });
   });
 });
