@@ -16,6 +16,7 @@ import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
 import { CLI, cleanEnv, runCli } from '../helpers/run-cli.js';
 import { descendants, isProcessAlive, REPO_ROOT } from '../helpers/server-configs.js';
 import { textCall } from '../helpers/turns.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 let workDir: string;
 beforeAll(() => {
@@ -173,7 +174,7 @@ describe('mcp-chat killed with SIGKILL mid-turn', () => {
       );
       const sizeBefore = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
       await vi.waitFor(() => expect(fs.statSync(logFile).size).toBeGreaterThan(sizeBefore + 400_000), {
-        timeout: 15_000,
+        ...CONDITION_WAIT,
         interval: 5,
       });
       const servers = descendants(child.pid as number);
@@ -181,7 +182,7 @@ describe('mcp-chat killed with SIGKILL mid-turn', () => {
       expect(await exited).toBe('SIGKILL');
       // Nobody is left to stop the servers: they stop on their own when their stdin closes.
       expect(servers.length).toBeGreaterThanOrEqual(1);
-      await vi.waitFor(() => expect(servers.filter(isProcessAlive)).toEqual([]), { timeout: 10_000 });
+      await vi.waitFor(() => expect(servers.filter(isProcessAlive)).toEqual([]), CONDITION_WAIT);
     }
     ollama.script('All good.');
     expect(await runCli(['ask', '--trust', 'still there?'], { cwd: workDir, env })).toMatchObject({

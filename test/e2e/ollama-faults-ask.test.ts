@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOllama, type FakeOllama, type FakeReplySpec } from '../fakes/fake-ollama.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
 import { descendants, isProcessAlive } from '../helpers/server-configs.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 let workDir: string;
 let ollama: FakeOllama;
@@ -90,7 +91,7 @@ describe.each(FAULTS)('mcp-chat ask when Ollama $fault', ({ reply, message, hint
     // The binary, the calculator and its evaluator at least.
     expect(running.length).toBeGreaterThanOrEqual(3);
     // The calculator's evaluator is a grandchild: it exits moments after its server, on its own.
-    await vi.waitFor(() => expect(running.filter(isProcessAlive)).toEqual([]), { timeout: 5_000 });
+    await vi.waitFor(() => expect(running.filter(isProcessAlive)).toEqual([]), CONDITION_WAIT);
   });
 });
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
 import { CLI, cleanEnv } from '../helpers/run-cli.js';
 import { descendants, isProcessAlive } from '../helpers/server-configs.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 let workDir: string;
 let ollama: FakeOllama;
@@ -42,11 +43,11 @@ describe.each([
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const chatsBefore = ollama.chatRequests.length;
     // The turn has started once the model was asked; the servers were started before that.
-    await vi.waitFor(() => expect(ollama.chatRequests.length).toBe(chatsBefore + 1), { timeout: 15_000 });
+    await vi.waitFor(() => expect(ollama.chatRequests.length).toBe(chatsBefore + 1), CONDITION_WAIT);
     const servers = descendants(child.pid as number);
     expect(servers.length).toBeGreaterThanOrEqual(3);
     child.kill(signal);
     expect(await exited).toBe(status);
-    await vi.waitFor(() => expect(servers.filter(isProcessAlive)).toEqual([]), { timeout: 10_000 });
+    await vi.waitFor(() => expect(servers.filter(isProcessAlive)).toEqual([]), CONDITION_WAIT);
   });
 });

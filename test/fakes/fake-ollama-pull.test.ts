@@ -1,6 +1,7 @@
 /** The fake Ollama's `/api/pull` on the wire, read with plain `fetch`: the lines Ollama sends, in order. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeOllama, startFakeOllama } from './fake-ollama.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 let fake: FakeOllama;
 
@@ -79,7 +80,7 @@ describe('fake Ollama /api/pull', () => {
     while (seen.split('\n').length < 3) seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     const [request] = await fake.waitForRequests(1, '/api/pull');
-    await vi.waitFor(() => expect(request?.clientAborted).toBe(true));
+    await vi.waitFor(() => expect(request?.clientAborted).toBe(true), CONDITION_WAIT);
     const tags = (await (await fetch(`${fake.url}/api/tags`)).json()) as { models: Array<{ name: string }> };
     expect(tags.models.map((model) => model.name)).toEqual(['llama3.2:latest']);
   });

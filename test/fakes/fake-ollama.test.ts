@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeOllama, replies, startFakeOllama } from './fake-ollama.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 let fake: FakeOllama;
 
@@ -252,7 +253,7 @@ describe('fake Ollama: other endpoints', () => {
     await fake.waitForRequests(2);
     controller.abort();
     await expect(slow).rejects.toThrow();
-    await vi.waitFor(() => expect(fake.requests[1]?.clientAborted).toBe(true));
+    await vi.waitFor(() => expect(fake.requests[1]?.clientAborted).toBe(true), CONDITION_WAIT);
     await fake.close();
     await expect(reader?.read()).rejects.toThrow();
   });

@@ -8,6 +8,7 @@ import { McpHost } from '../../src/mcp/host.js';
 import { silentLogger } from '../../src/shared/log.js';
 import type { ToolCall } from '../../src/vocabulary/types.js';
 import { scriptedServer } from '../helpers/server-configs.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 const hosts: McpHost[] = [];
 afterEach(async () => {
@@ -47,7 +48,7 @@ describe('approval while the tool list is unknown', () => {
     const host = newHost(scriptedServer('spoof'));
     await host.start();
     await host.callTool({ server: 'spoof', tool: 'crash', arguments: {} });
-    await vi.waitFor(() => expect(stateOf(host)).toBe('crashed'));
+    await vi.waitFor(() => expect(stateOf(host)).toBe('crashed'), CONDITION_WAIT);
     const restarted = host.callTool({ server: 'spoof', tool: 'pid', arguments: {} });
     expect(stateOf(host)).toBe('starting');
     expect(host.requiresApproval(wipe())).toBe(true);

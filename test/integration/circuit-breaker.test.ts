@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpHost } from '../../src/mcp/host.js';
 import { silentLogger } from '../../src/shared/log.js';
 import { scriptedServer } from '../helpers/server-configs.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 const hosts: McpHost[] = [];
 afterEach(async () => {
@@ -33,10 +34,7 @@ describe('circuit breaker', () => {
     const refused = await host.callTool(echo);
     expect(refused.isError).toBe(true);
     expect(refused.forModel).toMatch(/^server "flaky" is not being called for the next 1 s: its last 3 calls failed\./);
-    await vi.waitFor(() => expect(host.statuses()[0]?.breaker?.state).toBe('half-open'), {
-      timeout: 5_000,
-      interval: 20,
-    });
+    await vi.waitFor(() => expect(host.statuses()[0]?.breaker?.state).toBe('half-open'), CONDITION_WAIT);
     expect(await host.callTool(echo)).toMatchObject({ isError: false, forModel: 'echo: back' });
     expect(host.statuses()[0]?.breaker).toBeUndefined();
   });
@@ -44,10 +42,7 @@ describe('circuit breaker', () => {
   it('a probe that fails opens it again for longer', async () => {
     const host = await startFlaky();
     for (let i = 0; i < 3; i++) await host.callTool(slow);
-    await vi.waitFor(() => expect(host.statuses()[0]?.breaker?.state).toBe('half-open'), {
-      timeout: 5_000,
-      interval: 20,
-    });
+    await vi.waitFor(() => expect(host.statuses()[0]?.breaker?.state).toBe('half-open'), CONDITION_WAIT);
     await host.callTool(slow);
     const breaker = host.statuses()[0]?.breaker;
     expect(breaker).toMatchObject({ state: 'open', failures: 4 });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpHost } from '../../src/mcp/host.js';
 import { silentLogger } from '../../src/shared/log.js';
 import { isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 const hosts: McpHost[] = [];
 afterEach(async () => {
@@ -38,7 +39,7 @@ describe('McpHost.reconfigure', () => {
     ]);
     expect(await pidOf(host, 'same')).toBe(same);
     expect(await pidOf(host, 'edited')).not.toBe(edited);
-    await vi.waitFor(() => expect(isProcessAlive(gone)).toBe(false));
+    await vi.waitFor(() => expect(isProcessAlive(gone)).toBe(false), CONDITION_WAIT);
     expect(new Set(host.listTools().map((tool) => tool.server))).toEqual(new Set(['same', 'edited', 'new']));
     const call = await host.callTool({ server: 'gone', tool: 'pid', arguments: {} });
     expect(call.forModel).toMatch(/^Unknown server "gone"/);

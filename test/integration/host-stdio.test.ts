@@ -7,6 +7,7 @@ import { resultSummary } from '../../src/present/tool-line.js';
 import { silentLogger } from '../../src/shared/log.js';
 import type { ServerStatus } from '../../src/mcp/host.js';
 import { isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 const hosts: McpHost[] = [];
 function createHost(...configs: Parameters<typeof scriptedServer>[]): McpHost {
@@ -71,7 +72,7 @@ describe('McpHost over real stdio children', () => {
     expect(first.map((t) => t.server)).toContain('crashy');
     for (let attempt = 0; attempt < 3; attempt++) {
       await host.callTool({ server: 'crashy', tool: 'crash', arguments: {} });
-      await vi.waitFor(() => expect(host.statuses()[1]?.state).not.toBe('ready'));
+      await vi.waitFor(() => expect(host.statuses()[1]?.state).not.toBe('ready'), CONDITION_WAIT);
     }
     expect(host.statuses()[1]?.state).toBe('failed');
     const after = host.listTools();
@@ -103,7 +104,7 @@ describe('McpHost over real stdio children', () => {
     const crashed = await host.callTool({ server: 'flaky', tool: 'crash', arguments: {} });
     expect(crashed.isError).toBe(true);
     expect(crashed.forModel).toContain('stopped during the call');
-    await vi.waitFor(() => expect(host.statuses()[0]?.state).toBe('crashed'));
+    await vi.waitFor(() => expect(host.statuses()[0]?.state).toBe('crashed'), CONDITION_WAIT);
     expect(host.statuses()[0]?.lastError).toContain('simulated crash');
     const secondPid = await pidOf(host, 'flaky');
     expect(secondPid).not.toBe(firstPid);
@@ -115,7 +116,7 @@ describe('McpHost over real stdio children', () => {
     await host.start();
     for (let attempt = 0; attempt < 3; attempt++) {
       await host.callTool({ server: 'crashy', tool: 'crash', arguments: {} });
-      await vi.waitFor(() => expect(host.statuses()[0]?.state).not.toBe('ready'));
+      await vi.waitFor(() => expect(host.statuses()[0]?.state).not.toBe('ready'), CONDITION_WAIT);
     }
     const refused = await host.callTool({ server: 'crashy', tool: 'echo', arguments: { text: 'x' } });
     expect(refused.isError).toBe(true);
@@ -133,7 +134,7 @@ describe('McpHost over real stdio children', () => {
     await vi.waitFor(async () => {
       const count = await host.callTool({ server: 'slow', tool: 'cancellations', arguments: {} });
       expect(count.forModel).toBe('1');
-    });
+    }, CONDITION_WAIT);
   });
 
   it('cancels a call when the caller aborts, and the server is told', async () => {
@@ -143,7 +144,7 @@ describe('McpHost over real stdio children', () => {
     const pending = host.callTool({ server: 'slow', tool: 'hang', arguments: {} }, controller.signal);
     await vi.waitFor(async () => {
       expect((await host.callTool({ server: 'slow', tool: 'hanging', arguments: {} })).forModel).toBe('1');
-    });
+    }, CONDITION_WAIT);
     controller.abort();
     const result = await pending;
     expect(result).toMatchObject({ isError: true });
@@ -151,7 +152,7 @@ describe('McpHost over real stdio children', () => {
     await vi.waitFor(async () => {
       const count = await host.callTool({ server: 'slow', tool: 'cancellations', arguments: {} });
       expect(count.forModel).toBe('1');
-    });
+    }, CONDITION_WAIT);
   });
 
   it('secret in parent environment does not reach a stdio server; its own env does', async () => {

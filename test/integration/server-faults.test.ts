@@ -18,6 +18,7 @@ import { collectGarbage } from '../helpers/gc.js';
 import { descendants, isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
 import { collect, ofType, textCall } from '../helpers/turns.js';
 import { testRuntime } from '../helpers/test-session.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 interface Fault {
   /** What the faulty server does. */
@@ -171,7 +172,7 @@ describe.each(FAULTS)('a stdio server that $name', (fault) => {
 
     const children = descendants(process.pid);
     await underTest.close();
-    await vi.waitFor(() => expect(children.filter(isProcessAlive)).toEqual([]));
+    await vi.waitFor(() => expect(children.filter(isProcessAlive)).toEqual([]), CONDITION_WAIT);
   });
 });
 
@@ -215,7 +216,7 @@ describe('what the host keeps of a misbehaving server', () => {
     const { host: underTest, logFile } = startHost({});
     await underTest.start();
     await underTest.callTool({ server: 'faulty', tool: 'flood_stderr', arguments: { lines: 3, width: 50_000 } });
-    await vi.waitFor(() => expect(stderrRecords(logFile)).toHaveLength(3));
+    await vi.waitFor(() => expect(stderrRecords(logFile)).toHaveLength(3), CONDITION_WAIT);
     for (const record of stderrRecords(logFile)) expect(record.msg).toBe(`${'e'.repeat(2000)}…`);
   });
 

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpHost } from '../../src/mcp/host.js';
 import { silentLogger } from '../../src/shared/log.js';
 import { descendants, isProcessAlive, scriptedServer } from '../helpers/server-configs.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 const hosts: McpHost[] = [];
 afterEach(async () => {
@@ -44,7 +45,7 @@ describe('turning tools and servers off', () => {
     await host.setEnabled('one', false);
     expect(host.statuses().map((status) => status.state)).toEqual(['disabled', 'ready']);
     expect(host.listTools().every((tool) => tool.server === 'two')).toBe(true);
-    await vi.waitFor(() => expect(isProcessAlive(first)).toBe(false));
+    await vi.waitFor(() => expect(isProcessAlive(first)).toBe(false), CONDITION_WAIT);
     const refused = await host.callTool({ server: 'one', tool: 'echo', arguments: { text: 'x' } });
     expect(refused.forModel).toBe('server "one" is turned off for now (/enable one turns it on)');
     await host.setEnabled('one', true);
@@ -67,6 +68,6 @@ describe('turning tools and servers off', () => {
         .split('\n')
         .filter((line) => line.includes('name=one') && mine.has(Number(line.trim().split(/\s+/)[0])));
     };
-    await vi.waitFor(() => expect(ours()).toEqual([]), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(() => expect(ours()).toEqual([]), { ...CONDITION_WAIT, interval: 50 });
   });
 });

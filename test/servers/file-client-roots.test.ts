@@ -15,6 +15,7 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { callText } from '../helpers/in-memory-client.js';
 import { connectBuiltServer } from '../helpers/stdio-client.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 const symlinksWork = process.platform !== 'win32';
 const NO_ROOT_HINT =
@@ -74,7 +75,8 @@ async function connectWithArgs(args: string[], cwd?: string): Promise<Client> {
 const uri = (dir: string): string => pathToFileURL(dir).href;
 
 /** Retries `check` until it passes: the server takes new roots when it has asked for them, not at once. */
-const eventually = <T>(check: () => T | Promise<T>): Promise<T> => vi.waitFor(check, { timeout: 5_000, interval: 50 });
+const eventually = <T>(check: () => T | Promise<T>): Promise<T> =>
+  vi.waitFor(check, { ...CONDITION_WAIT, interval: 50 });
 
 /** Each call's outcome, for comparing two servers answer for answer. */
 async function outcomes(client: Client, calls: ReadonlyArray<[string, Record<string, unknown>]>) {

@@ -33,7 +33,7 @@ const INK_IN_CI = ['CI', 'CONTINUOUS_INTEGRATION'].some(
   (key) => key in process.env && !['0', 'false'].includes(process.env[key] ?? ''),
 );
 const CLEAR_SCREEN = '\u001b[2J';
-const WAIT = { timeout: 10_000, interval: 10 };
+const WAIT = { timeout: 30_000, interval: 10 };
 
 class TerminalOut extends EventEmitter {
   readonly isTTY = true;

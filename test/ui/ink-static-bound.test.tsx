@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import type React from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 /** A terminal of `rows` rows for Ink: it keeps every write. */
 class FakeTerminal extends EventEmitter {
@@ -45,7 +46,10 @@ describe("the patched Ink's scrollback for redraws", () => {
     const stdout = terminal as unknown as NodeJS.WriteStream;
     const app = render(<Screen tall={12} />, { stdout, patchConsole: false, exitOnCtrlC: false, maxFps: 0 });
     app.rerender(<Screen tall={13} />);
-    await vi.waitFor(() => expect(terminal.writes.some((text) => text.includes('live row 12 of 13'))).toBe(true));
+    await vi.waitFor(
+      () => expect(terminal.writes.some((text) => text.includes('live row 12 of 13'))).toBe(true),
+      CONDITION_WAIT,
+    );
     const redraw = terminal.writes.findLast((text) => text.includes('live row 12 of 13'));
     app.unmount();
     expect(redraw).toBeDefined();

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dropTornLastLine } from '../../src/shared/log-rotation.js';
 import { openLogger } from '../../src/shared/log.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 let dir: string;
 let file: string;
@@ -39,7 +40,7 @@ describe('the rotated log', () => {
     }
     log.info('the last line, with Bearer abcdefghijklmnopqrstuvwxyz');
     // Old files are deleted asynchronously after each roll: wait for the last deletion.
-    await vi.waitFor(() => expect(numbered()).toHaveLength(3));
+    await vi.waitFor(() => expect(numbered()).toHaveLength(3), CONDITION_WAIT);
     const files = numbered();
     // About 10 kB went through 1 kB files: the first ones were deleted, not kept.
     expect(Number(files[0]?.split('.')[1])).toBeGreaterThan(3);

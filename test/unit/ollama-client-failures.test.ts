@@ -8,6 +8,7 @@ import { OllamaError } from '../../src/shared/errors.js';
 import { silentLogger } from '../../src/shared/log.js';
 import { createOllamaClient, type OllamaClient } from '../../src/ollama/client.js';
 import { type FakeModel, type FakeOllama, replies, startFakeOllama } from '../fakes/fake-ollama.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 let fake: FakeOllama | undefined;
 
@@ -247,7 +248,7 @@ describe('OllamaClient: cancel and idle timeout', () => {
     const pending = iterator.next();
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    await vi.waitFor(() => expect(ollama.requests[0]?.clientAborted).toBe(true));
+    await vi.waitFor(() => expect(ollama.requests[0]?.clientAborted).toBe(true), CONDITION_WAIT);
   });
 
   it('abort while the model is still loading (before the first byte) is an AbortError too', async () => {
@@ -275,7 +276,7 @@ describe('OllamaClient: cancel and idle timeout', () => {
     const { error } = await run(llm);
     expect(error).toMatchObject({ kind: 'request-failed', message: expect.stringContaining('sent nothing for 0.2 s') });
     expect((error as OllamaError).hint).toContain('ollama.timeout');
-    await vi.waitFor(() => expect(ollama.requests[0]?.clientAborted).toBe(true));
+    await vi.waitFor(() => expect(ollama.requests[0]?.clientAborted).toBe(true), CONDITION_WAIT);
   });
 
   it('times out when the stream stalls between chunks', async () => {
@@ -313,6 +314,6 @@ describe('OllamaClient: cancel and idle timeout', () => {
       expect(chunk).toEqual({ type: 'content', text: 'one' });
       break;
     }
-    await vi.waitFor(() => expect(ollama.requests[0]?.clientAborted).toBe(true));
+    await vi.waitFor(() => expect(ollama.requests[0]?.clientAborted).toBe(true), CONDITION_WAIT);
   });
 });

@@ -9,6 +9,7 @@ import { createOllamaClient, type OllamaClient } from '../../src/ollama/client.j
 import { OllamaError } from '../../src/shared/errors.js';
 import { silentLogger } from '../../src/shared/log.js';
 import { type FakeOllama, type FakePullSpec, startFakeOllama } from '../fakes/fake-ollama.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 let fake: FakeOllama;
 
@@ -93,7 +94,7 @@ describe('OllamaClient.pull', () => {
     const error = await failureOf(pulling);
     expect(error).toMatchObject({ name: 'AbortError' });
     const [request] = await fake.waitForRequests(1, '/api/pull');
-    await vi.waitFor(() => expect(request?.clientAborted).toBe(true));
+    await vi.waitFor(() => expect(request?.clientAborted).toBe(true), CONDITION_WAIT);
     expect(await llm.listModels()).toEqual(['llama3.2:latest']);
   });
 
@@ -101,7 +102,7 @@ describe('OllamaClient.pull', () => {
     const llm = await start({ qwen3: { hold: { afterLines: 2 } } });
     for await (const progress of llm.pull('qwen3')) if (progress.status === 'pulling manifest') break;
     const [request] = await fake.waitForRequests(1, '/api/pull');
-    await vi.waitFor(() => expect(request?.clientAborted).toBe(true));
+    await vi.waitFor(() => expect(request?.clientAborted).toBe(true), CONDITION_WAIT);
   });
 
   it('lets the stream go at success: a response held open after its last line is closed by the client', async () => {
@@ -110,7 +111,7 @@ describe('OllamaClient.pull', () => {
     const seen = await pullAll(llm, 'qwen3');
     expect(seen.at(-1)?.status).toBe('success');
     const [request] = await fake.waitForRequests(1, '/api/pull');
-    await vi.waitFor(() => expect(request?.clientAborted).toBe(true));
+    await vi.waitFor(() => expect(request?.clientAborted).toBe(true), CONDITION_WAIT);
     expect(await llm.listModels()).toContain('qwen3:latest');
   });
 

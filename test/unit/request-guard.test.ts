@@ -7,6 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { RequestGuard } from '../../src/ollama/request-guard.js';
 import { createLogger } from '../../src/shared/log.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 function guard(signal: AbortSignal, timeoutMs = 1_000): RequestGuard {
   return new RequestGuard({
@@ -34,7 +35,7 @@ describe('RequestGuard.race', () => {
       failStep(new Error('socket torn down'));
       // Node reports an unhandled rejection after the microtasks of the turn it happened in.
       await new Promise((resolve) => setImmediate(resolve));
-      await vi.waitFor(() => expect(unhandled).toEqual([]));
+      await vi.waitFor(() => expect(unhandled).toEqual([]), CONDITION_WAIT);
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }

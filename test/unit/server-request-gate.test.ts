@@ -12,6 +12,7 @@ import type { Decision, ServerQuestion } from '../../src/vocabulary/questions.js
 import type { SamplerModel } from '../../src/session/sampler.js';
 import { createLogger } from '../../src/shared/log.js';
 import { stdioServer } from '../helpers/server-configs.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 /** A model that answers every request with `reply` and records what it was asked. */
 function scriptedModel(pulled: string[] = ['llama3.2:latest']) {
@@ -188,7 +189,7 @@ describe('ServerRequestGate', () => {
       { server: 'lab', message: 'Sign in', url: 'https://example.com/b', elicitationId: 'e2' },
       withdraw.signal,
     );
-    await vi.waitFor(() => expect(asked).toBeDefined());
+    await vi.waitFor(() => expect(asked).toBeDefined(), CONDITION_WAIT);
     withdraw.abort();
     expect(await pending).toBe('decline');
     expect(questions.answer(asked as string, 'once')).toBe(false);

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionTasks } from '../../src/mcp/session-tasks.js';
 import { callToolAsTask, runsAsTask, statusText, type TaskCallOptions } from '../../src/mcp/task-call.js';
 import { createLogger } from '../../src/shared/log.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 /** A store that leaves one `getTask` unanswered when told to, as a hung server does, and tells when it is next asked. */
 class QuietableStore extends InMemoryTaskStore {
@@ -142,7 +143,7 @@ describe('callToolAsTask', () => {
     const { client, store } = await peer();
     const tasks = new SessionTasks('tasks');
     const call = callToolAsTask(client, 'forever', {}, options({ idleMs: 300, tasks }));
-    await vi.waitFor(() => expect(tasks.list()).toHaveLength(1));
+    await vi.waitFor(() => expect(tasks.list()).toHaveLength(1), CONDITION_WAIT);
     store.quiet = true;
     const error = await call.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(McpError);
