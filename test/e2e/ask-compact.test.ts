@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOllama, type FakeChatRequest, type FakeOllama } from '../fakes/fake-ollama.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
 
-const RUN_MS = 30_000;
+const RUN_MS = 60_000;
 const SUMMARY_HEADING = 'Summary of the earlier turns of this conversation, which it replaces:';
 const long = (topic: string): string => `${topic} ${'and some detail about it '.repeat(30).trim()}`;
 const isSummaryRequest = (request: FakeChatRequest): boolean =>

@@ -61,7 +61,7 @@ function cli(args: string[], token: string | null = TOKEN): Promise<CliResult> {
     ...(token === null ? {} : { GITHUB_TOKEN: token }),
     ...(ollama === undefined ? {} : { OLLAMA_HOST: ollama.url }),
   });
-  return runCli(args, { cwd: workDir, env, timeoutMs: 20_000 });
+  return runCli(args, { cwd: workDir, env });
 }
 
 const readCall = (config: string, token: string | null = TOKEN): Promise<CliResult> =>

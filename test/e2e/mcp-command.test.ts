@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
 
 let home: string;
-const RUN_MS = 30_000;
+const RUN_MS = 60_000;
 
 beforeAll(() => {
   home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-edit-')));

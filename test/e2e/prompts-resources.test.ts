@@ -16,7 +16,7 @@ import { REPO_ROOT } from '../helpers/server-configs.js';
 
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const ARCHITECTURE = 'demo://resource/static/document/architecture.md';
-const RUN_MS = 30_000;
+const RUN_MS = 60_000;
 
 let workDir: string;
 let config: string;

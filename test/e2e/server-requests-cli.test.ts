@@ -16,7 +16,7 @@ import { EVERYTHING, everythingOverHttp } from '../helpers/everything.js';
 import { killAll } from '../helpers/spawn-server.js';
 import { ownFakeOllama } from '../helpers/own-fake-ollama.js';
 
-const RUN_MS = 30_000;
+const RUN_MS = 60_000;
 
 let workDir: string;
 let httpUrl: string;

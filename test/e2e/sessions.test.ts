@@ -12,7 +12,7 @@ import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 
-const RUN_MS = 30_000;
+const RUN_MS = 60_000;
 const CALCULATOR = path.join(REPO_ROOT, 'dist/servers/calculator/main.js');
 const textCall = (expression: string): string =>
   JSON.stringify({ action: 'use_tool', server: 'calculator', tool: 'evaluate', arguments: { expression } });

@@ -17,7 +17,7 @@ import { REPO_ROOT } from '../helpers/server-configs.js';
 import { closePlainServers, plainServer } from '../helpers/spawn-server.js';
 
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const RUN_MS = 30_000;
+const RUN_MS = 60_000;
 const TOKEN = 'keeper-token-5f2b9c71';
 
 let workDir: string;

@@ -57,7 +57,7 @@ function userEnv(): Record<string, string> {
 }
 
 function cli(args: string[]): Promise<CliResult> {
-  return runCli(args, { cwd: repo, env: userEnv(), timeoutMs: 20_000 });
+  return runCli(args, { cwd: repo, env: userEnv() });
 }
 
 function toolNames(result: CliResult): string[] {

@@ -53,7 +53,7 @@ function cli(args: string[], cwd = repo): Promise<CliResult> {
     GITHUB_TOKEN: TOKEN,
     MCP_CHAT_LOG_FILE: path.join(root, 'log.jsonl'),
   });
-  return runCli(args, { cwd, env, timeoutMs: 20_000 });
+  return runCli(args, { cwd, env });
 }
 
 const refusal = (file: string, why = 'is not trusted'): string =>

@@ -15,7 +15,7 @@ const EVERYTHING_DIR = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/
 const TINY_IMAGE: string = (
   (await import(path.join(EVERYTHING_DIR, 'tools/get-tiny-image.js'))) as { MCP_TINY_IMAGE: string }
 ).MCP_TINY_IMAGE;
-const RUN_MS = 30_000;
+const RUN_MS = 60_000;
 
 let workDir: string;
 let ollama: FakeOllama;

@@ -70,7 +70,7 @@ export function runNode(args: string[], options: CliOptions = {}): Promise<CliRe
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 45_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
