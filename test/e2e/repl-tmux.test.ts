@@ -114,6 +114,22 @@ describe.skipIf(!TmuxPane.available())('the REPL in a terminal', () => {
     await waitForScreen(/Back again\./);
   });
 
+  it("answers at the terminal's new width once it is resized", async () => {
+    pane.resize(60, 40);
+    const words = Array.from({ length: 40 }, (_, index) => `word${index}`);
+    ollama.script(`${words.join(' ')}.`);
+    pane.type('Say forty words', 'Enter');
+    await waitForScreen(/word39\./);
+    const screen = pane.programLines();
+    const answer = screen.slice(screen.lastIndexOf('› Say forty words') + 1);
+    const lines = answer.slice(0, answer.findIndex((line) => line.includes('word39.')) + 1);
+    // Wrapped by the REPL itself at the new 60 columns (not by the terminal), every word whole and in order.
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines.every((line) => line.length <= 60)).toBe(true);
+    expect(lines.join(' ').split(/\s+/).filter(Boolean)).toEqual([...words.slice(0, -1), 'word39.']);
+    pane.resize(120, 40);
+  });
+
   it('clears the screen and the conversation', async () => {
     pane.type('/clear', 'Enter');
     await vi.waitFor(() => expect(pane.screen()).not.toContain('7006652'), SCREEN_WAIT);

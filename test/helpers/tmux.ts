@@ -73,9 +73,19 @@ export class TmuxPane {
     if (keys.length > 0) this.tmux('send-keys', '-t', this.session, ...keys);
   }
 
+  /** Resizes the terminal, as a person dragging its window does: the program gets SIGWINCH. */
+  resize(width: number, height: number): void {
+    this.tmux('resize-window', '-t', this.session, '-x', String(width), '-y', String(height));
+  }
+
   /** The screen and all of its scrollback. */
   screen(): string {
     return this.tmux('capture-pane', '-p', '-t', this.session, '-S', '-');
+  }
+
+  /** The screen with the lines the terminal wrapped joined again: each line break left is the program's own. */
+  programLines(): string[] {
+    return this.tmux('capture-pane', '-p', '-J', '-t', this.session, '-S', '-').split('\n');
   }
 
   /** Resolves once the screen matches `pattern`: polled, never a fixed sleep. */
