@@ -139,9 +139,8 @@ export function renderApp(options: RenderAppOptions = {}) {
   const waitUntil = (check: () => void): Promise<void> => vi.waitFor(check, WAIT);
   /**
    * Resolves once the turn has answered `answer`: shown, and the conversation's last message. The
-   * screen alone is not enough before the next line is sent: a streamed reply shows its text while
-   * the turn still runs, and Enter is not taken until it ends, which follows the answer in the same
-   * microtasks.
+   * screen alone is not enough: a streamed reply shows its text while the turn still runs, and what
+   * a test checks next (the request the model got, a line sent now) may belong to the turn after.
    */
   const waitForAnswer = (answer: string): Promise<void> =>
     waitUntil(() => {
