@@ -16,10 +16,31 @@ export interface HostNotices {
   disabled?: (line: string) => void;
 }
 
-export async function withHost<T>(
+export function withHost<T>(
   runtime: Runtime,
   notices: HostNotices,
   run: (host: McpHost) => Promise<T>,
+  hostOptions: Partial<HostOptions> = {},
+): Promise<T> {
+  return withHostAnd(
+    runtime,
+    notices,
+    () => Promise.resolve(undefined),
+    (host) => run(host),
+    hostOptions,
+  );
+}
+
+/**
+ * `withHost`, with `meanwhile` (such as loading the code that comes next) begun once the servers
+ * are starting: a child's start-up is time the command would otherwise spend waiting. `run` gets
+ * what it resolved to; a failure of either ends the command like any other.
+ */
+export async function withHostAnd<T, P>(
+  runtime: Runtime,
+  notices: HostNotices,
+  meanwhile: () => Promise<P>,
+  run: (host: McpHost, prepared: P) => Promise<T>,
   hostOptions: Partial<HostOptions> = {},
 ): Promise<T> {
   let host: McpHost | undefined;
@@ -42,13 +63,16 @@ export async function withHost<T>(
       roots: runtime.config.roots,
       ...hostOptions,
     });
-    await host.start();
+    const started = host.start();
+    const prepared = meanwhile();
+    // Neither is left unawaited when the other fails: the host is closed below either way.
+    const [, ready] = await Promise.all([started, prepared]);
     for (const status of host.statuses()) {
       if (status.state === 'failed') notices.warn(`${status.name}: ${status.lastError ?? 'failed to start'}`);
     }
     // Security: a tool renamed because its name read as another server's is said, not only logged.
     for (const line of host.nameWarnings()) notices.warn(line);
-    return await run(host);
+    return await run(host, ready);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
