@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../shared/log.js';
 import { PACKAGE_VERSION } from '../shared/paths.js';
-import { LazySchemaValidator } from './lazy-schema-validator.js';
+import { LazySchemaValidator, registerSchemaValidator } from './lazy-schema-validator.js';
 import { answerServerRequests, SERVER_REQUEST_CAPABILITIES, type ServerRequestOptions } from './server-requests.js';
 
 export const CLIENT_INFO = { name: 'mcp-chat', version: PACKAGE_VERSION };
@@ -72,13 +72,15 @@ export function createClient(options: ConnectOptions): Client {
     debounceMs: LIST_CHANGE_DEBOUNCE_MS,
     onChanged: () => options.onListChanged(list),
   });
+  const schemaValidator = new LazySchemaValidator();
   const client = new Client(CLIENT_INFO, {
     capabilities: { roots: { listChanged: true }, ...SERVER_REQUEST_CAPABILITIES },
     // Where the answers to requests a server sent as tasks wait until it asks for them.
     taskStore: new InMemoryTaskStore(),
-    jsonSchemaValidator: new LazySchemaValidator(),
+    jsonSchemaValidator: schemaValidator,
     listChanged: { tools: changed('tools'), prompts: changed('prompts'), resources: changed('resources') },
   });
+  registerSchemaValidator(client, schemaValidator);
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: options.roots }));
   answerServerRequests(client, { ...options.serverRequests, log: options.log });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) =>
