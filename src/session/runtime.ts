@@ -91,7 +91,7 @@ export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks)
   });
   const config = withThinkFlag(loadConfigContent(found.path, found.content, load), options.think);
   const debug = options.debug === true;
-  const log = await openLogger({ ...config.logging, level: debug ? 'debug' : config.logging.level });
+  const log = openLogger({ ...config.logging, level: debug ? 'debug' : config.logging.level });
   if (store.problem) log.warn({ trustFile: store.file }, `trust store ignored: ${store.problem}`);
   for (const line of found.refused) log.warn(line);
   log.info({ config: config.source, origin: found.origin, model: config.ollama.model }, 'mcp-chat starting');

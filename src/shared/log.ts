@@ -54,11 +54,11 @@ export function createLogger(options: LogOptions): Logger {
 }
 
 /** mcp-chat's log: `file` is kept by size, a few files at most (log-rotation.ts). */
-export async function openLogger(options: { level: string } & RotationOptions): Promise<Logger> {
+export function openLogger(options: { level: string } & RotationOptions): Logger {
   // The first link is placed before the logger exists: its problem is told once the logger does.
   const early: unknown[] = [];
   let report = (error: unknown): void => void early.push(error);
-  const stream = await openRotatingLog(options, (error) => report(error));
+  const stream = openRotatingLog(options, (error) => report(error));
   const logger = pino(loggerOptions(options.level), stream);
   report = (error) => logger.warn({ err: error, file: options.file }, 'the log file link could not be placed');
   early.forEach(report);

@@ -1,6 +1,6 @@
 /**
  * Where the built CLI logs, run as a user runs it: under the state directory and never in the
- * working directory, rotated by size in the bundled program (pino-roll in-process, no worker).
+ * working directory, rotated by size in the bundled program (on pino's own file stream, in-process, no worker).
  */
 import fs from 'node:fs';
 import os from 'node:os';
