@@ -24,7 +24,7 @@ import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import type { AuthorizationCallback } from './oauth-callback.js';
 import { AuthorisationNeeded } from './authorisation-needed.js';
-import { authorisationNeeded, effectiveOAuth, privateKeyJwt } from './oauth-policy.js';
+import { authorisationNeeded, effectiveOAuth, pkceRefusal, privateKeyJwt } from './oauth-policy.js';
 import { type OAuthStore, oauthStoreFor, type StoredOAuth, withoutKeys } from './oauth-store.js';
 import { addSecretValues, hideSecrets } from './server-secrets.js';
 
@@ -125,6 +125,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
+    // Discovery may come from the store, from an earlier sign-in: checked here too, before any registration.
+    this.refuseWithoutPkce(this.discoveryState());
     const { settings, store, mode } = this.options;
     if (settings.clientId !== undefined)
       return {
@@ -228,6 +230,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(discovery: OAuthDiscoveryState): void {
+    this.refuseWithoutPkce(discovery);
     this.discovered = discovery;
     // A script that was refused leaves no file behind: only a server with a client of ours keeps its discovery.
     const { mode, store } = this.options;
@@ -257,6 +260,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     const scope = url.searchParams.get('scope');
     if (!scope || this.options.mode.kind !== 'script') return;
     this.options.store.update((stored) => (stored.tokens ? { ...stored, requestedScope: scope } : stored));
+  }
+
+  /** Security: a person is sent to approve access only where PKCE is known to be checked (see pkceRefusal). */
+  private refuseWithoutPkce(discovery: OAuthDiscoveryState | undefined): void {
+    const refusal = this.options.mode.kind === 'login' && discovery ? pkceRefusal(this.name, discovery) : undefined;
+    if (refusal) throw refusal;
   }
 
   private needsAuthorisation(url?: URL): AuthorisationNeeded {

@@ -4,10 +4,13 @@
  * an in-memory provider whose authorization endpoint approves at once (no person), and
  * `requireBearerAuth` in front of `/mcp`. A test drives it through `/test/*`: expire the access
  * tokens, revoke everything, or read what was issued and which tokens were presented.
+ * `--pkce absent|plain` makes its authorization server metadata say no PKCE, or PKCE with `plain`
+ * only (the SDK's router advertises S256).
  * Prints `oauth test server listening on <mcp url>` on stderr once it accepts connections.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { parseArgs } from 'node:util';
 import express from 'express';
 import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
@@ -19,7 +22,11 @@ import { z } from 'zod';
 /** Lifetime of an access token, seconds; the tests move time by expiring tokens, not by waiting. */
 const ACCESS_TTL_S = 3600;
 
+const { values: options } = parseArgs({ options: { pkce: { type: 'string' } } });
+
 const state = {
+  /** Authorization requests that reached the authorization endpoint. */
+  authorizations: 0,
   codes: new Map(),
   access: new Map(),
   refresh: new Map(),
@@ -53,6 +60,7 @@ const provider = {
   },
   // The person's approval, given at once: straight back to the client's (already validated) redirect URI.
   async authorize(client, params, res) {
+    state.authorizations += 1;
     const code = randomUUID();
     state.codes.set(code, { clientId: client.client_id, params });
     const target = new URL(params.redirectUri);
@@ -110,6 +118,18 @@ await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${httpServer.address().port}`;
 const mcpUrl = new URL('/mcp', base);
 
+// An authorization server that does not check PKCE: its metadata says so, the rest is unchanged.
+if (options.pkce !== undefined) {
+  app.get('/.well-known/oauth-authorization-server', (_req, res, next) => {
+    const send = res.json.bind(res);
+    res.json = (metadata) => {
+      delete metadata.code_challenge_methods_supported;
+      return send(options.pkce === 'plain' ? { ...metadata, code_challenge_methods_supported: ['plain'] } : metadata);
+    };
+    next();
+  });
+}
+
 const noRateLimit = { rateLimit: false };
 app.use(
   mcpAuthRouter({
@@ -151,7 +171,13 @@ app.post('/test/revoke', (_req, res) => {
   res.json({ ok: true });
 });
 app.get('/test/state', (_req, res) =>
-  res.json({ issued: state.issued, grants: state.grants, presented: state.presented, clients: clients.size }),
+  res.json({
+    issued: state.issued,
+    grants: state.grants,
+    presented: state.presented,
+    clients: clients.size,
+    authorizations: state.authorizations,
+  }),
 );
 
 process.stderr.write(`oauth test server listening on ${mcpUrl.href}\n`);
