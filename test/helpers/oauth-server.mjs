@@ -5,7 +5,9 @@
  * `requireBearerAuth` in front of `/mcp`. A test drives it through `/test/*`: expire the access
  * tokens, revoke everything, or read what was issued and which tokens were presented.
  * `--pkce absent|plain` makes its authorization server metadata say no PKCE, or PKCE with `plain`
- * only (the SDK's router advertises S256).
+ * only (the SDK's router advertises S256). `--step-up` asks for scope `notes:read` for everything and
+ * adds a tool `publish` that needs `notes:write` too; refused, its 403 names only the scope missing
+ * (RFC 6750 §3.1).
  * Prints `oauth test server listening on <mcp url>` on stderr once it accepts connections.
  */
 import { randomUUID } from 'node:crypto';
@@ -22,7 +24,9 @@ import { z } from 'zod';
 /** Lifetime of an access token, seconds; the tests move time by expiring tokens, not by waiting. */
 const ACCESS_TTL_S = 3600;
 
-const { values: options } = parseArgs({ options: { pkce: { type: 'string' } } });
+const { values: options } = parseArgs({ options: { pkce: { type: 'string' }, 'step-up': { type: 'boolean' } } });
+const READ_SCOPE = 'notes:read';
+const WRITE_SCOPE = 'notes:write';
 
 const state = {
   /** Authorization requests that reached the authorization endpoint. */
@@ -109,6 +113,10 @@ function buildServer() {
     { description: 'Say which token called', annotations: { readOnlyHint: true } },
     async (extra) => ({ content: [{ type: 'text', text: `called with token ${extra.authInfo?.token}` }] }),
   );
+  if (options['step-up'])
+    server.registerTool('publish', { description: 'Publish the notes' }, async () => ({
+      content: [{ type: 'text', text: 'published' }],
+    }));
   return server;
 }
 
@@ -143,11 +151,20 @@ app.use(
   }),
 );
 
+const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
 const bearer = requireBearerAuth({
   verifier: provider,
-  resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl),
+  resourceMetadataUrl,
+  requiredScopes: options['step-up'] ? [READ_SCOPE] : [],
 });
-app.post('/mcp', express.json(), bearer, async (req, res) => {
+/** A call to `publish` without `notes:write`: 403, naming only the scope it lacks. */
+function stepUp(req, res, next) {
+  const publishing = req.body?.method === 'tools/call' && req.body.params?.name === 'publish';
+  if (!options['step-up'] || !publishing || req.auth.scopes.includes(WRITE_SCOPE)) return next();
+  const challenge = `Bearer error="insufficient_scope", scope="${WRITE_SCOPE}", resource_metadata="${resourceMetadataUrl}"`;
+  res.set('WWW-Authenticate', challenge).status(403).json({ error: 'insufficient_scope' });
+}
+app.post('/mcp', express.json(), bearer, stepUp, async (req, res) => {
   const server = buildServer();
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on('close', () => {
