@@ -57,6 +57,9 @@ const REQUIRED_CHECKS: Record<string, string[]> = {
   'auth/2025-03-26-oauth-endpoint-fallback': ['client-registration', 'authorization-request', 'token-request'],
   'auth/client-credentials-jwt': ['client-credentials-jwt-verified', 'valid-bearer-token'],
   'auth/client-credentials-basic': ['client-credentials-basic-auth', 'valid-bearer-token'],
+  'auth/offline-access-scope': ['sep-2207-client-metadata-grant-types', 'valid-bearer-token'],
+  'auth/offline-access-not-supported': ['sep-2207-offline-access-not-requested', 'valid-bearer-token'],
+  'auth/cross-app-access-complete-flow': [],
 };
 
 /** Scenarios where the right thing is to fail (`auth` exits 1); every other client exits 0. */
