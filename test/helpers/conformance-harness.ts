@@ -12,6 +12,17 @@ export const HARNESS_DIR = path.join(REPO_ROOT, 'node_modules/@modelcontextproto
 /** The first Node major the harness loads on (upstream runs it on 22: modelcontextprotocol/conformance#162). */
 const HARNESS_NODE_MAJOR = 22;
 
+/**
+ * Why the harness cannot run here, if it cannot: on a Node older than it needs, with no newer one
+ * named. The conformance files are then skipped, saying so, and `npm test` stays green on the
+ * machine's Node; `.ci/run` names the LTS line, so the gate always runs them.
+ */
+export function harnessUnavailable(): string | undefined {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= HARNESS_NODE_MAJOR || process.env.MCP_CONFORMANCE_NODE) return undefined;
+  return `skipped: the harness needs Node ${HARNESS_NODE_MAJOR}+ (set MCP_CONFORMANCE_NODE to run it here)`;
+}
+
 /** The Node that runs the harness: this one when new enough, else the one `MCP_CONFORMANCE_NODE` names. */
 export function harnessNode(): string {
   const major = Number(process.versions.node.split('.')[0]);
