@@ -82,8 +82,13 @@ export class RotatingLog {
 /** Synchronous writes: a crash mid-turn must still leave a complete, readable log. */
 function openFile(file: string): FileStream {
   const stream = pino.destination({ dest: file, sync: true, mode: FILE_MODE });
-  // A file made by an older version, or by hand, may be readable by others.
-  fs.chmodSync(file, FILE_MODE);
+  // A file made by an older version, or by hand, may be readable by others. One that cannot be
+  // narrowed (not the user's own) is still written: logging never stops the chat.
+  try {
+    fs.chmodSync(file, FILE_MODE);
+  } catch {
+    // Left as it is.
+  }
   return stream;
 }
 
@@ -201,7 +206,13 @@ function keepUnrotatedLog(file: string): void {
   } catch {
     return; // Nothing there yet.
   }
-  if (isRegularFile) fs.renameSync(file, `${file}.old`);
+  if (!isRegularFile) return;
+  fs.renameSync(file, `${file}.old`);
+  try {
+    fs.chmodSync(`${file}.old`, FILE_MODE);
+  } catch {
+    // Not the user's own to narrow: left as it is, like any file of theirs.
+  }
 }
 
 /** Replaces the link in one step (a temporary link renamed over it), so a reader never finds it missing. */

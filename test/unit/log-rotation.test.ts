@@ -68,10 +68,11 @@ describe('the rotated log', () => {
 
   it('a log written before rotation at the configured path is moved to .old, not replaced by the link', () => {
     fs.mkdirSync(path.dirname(file));
-    fs.writeFileSync(file, 'a line from an older mcp-chat\n');
+    fs.writeFileSync(file, 'a line from an older mcp-chat\n', { mode: 0o644 });
     const log = openLogger({ level: 'info', file });
     log.info('a new run');
     expect(fs.readFileSync(`${file}.old`, 'utf8')).toBe('a line from an older mcp-chat\n');
+    expect(fs.statSync(`${file}.old`).mode & 0o777).toBe(0o600);
     expect(fs.lstatSync(file).isSymbolicLink()).toBe(true);
     expect(fs.readFileSync(file, 'utf8')).toContain('"msg":"a new run"');
   });
