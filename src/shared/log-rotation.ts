@@ -7,6 +7,9 @@
  *
  * The configured path itself becomes a symbolic link to the file being written, so whoever was told
  * "the log is at `logging.file`" (`tail -F`, a script, a bug report) reads the live log.
+ *
+ * Security: every file of the log is mode 0600, and a folder made for it 0700: a log holds what
+ * servers said and what the user asked them. A file an older run left wider is tightened.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,19 +28,24 @@ export type { RollStream };
 
 const MEGABYTE = 1024 * 1024;
 
+const FILE_MODE = 0o600;
+const FOLDER_MODE = 0o700;
+
 /** Five files of 10 MB: days of debug logging, and 50 MB at most whatever floods it. */
 export const ROTATION_DEFAULTS = { maxBytes: 10 * MEGABYTE, files: 5 } as const;
 
 /**
- * Opens the stream; `onLinkProblem` hears when the link at `file` could not be placed (the log is
- * still written, under its numbered name).
+ * Opens the stream; `onProblem` hears what could not be done about the files (the link at `file`
+ * placed, a file's mode tightened): the log is still written.
  */
 export async function openRotatingLog(
   options: RotationOptions,
-  onLinkProblem: (error: unknown) => void,
+  onProblem: (error: unknown, what: string) => void,
 ): Promise<RollStream> {
-  fs.mkdirSync(path.dirname(options.file), { recursive: true });
+  // An existing folder keeps its mode: it may be one the user shares on purpose (a configured /var/log/x).
+  fs.mkdirSync(path.dirname(options.file), { recursive: true, mode: FOLDER_MODE });
   keepUnrotatedLog(options.file);
+  tightenEarlierFiles(options.file, onProblem);
   const stream = await pinoRoll({
     file: options.file,
     // pino-roll reads a plain number as megabytes.
@@ -47,20 +55,47 @@ export async function openRotatingLog(
     // Synchronous writes: a crash mid-turn must still leave a complete, readable log.
     sync: true,
     mkdir: true,
+    mode: FILE_MODE,
   });
   // Before the first write of this run: appended after a torn line, that line would swallow it.
   dropTornLastLine(stream.file);
-  const relink = (): void => {
-    try {
-      pointLinkAt(options.file, stream.file);
-    } catch (error) {
-      onLinkProblem(error);
-    }
+  const opened = (): void => {
+    attempt(() => fs.fchmodSync(stream.fd, FILE_MODE), 'the log file could not be made private', onProblem);
+    attempt(() => pointLinkAt(options.file, stream.file), 'the log file link could not be placed', onProblem);
   };
-  relink();
+  opened();
   // SonicBoom emits `ready` each time pino-roll reopens it on the next numbered file.
-  stream.on('ready', relink);
+  stream.on('ready', opened);
   return stream;
+}
+
+function attempt(step: () => void, what: string, onProblem: (error: unknown, what: string) => void): void {
+  try {
+    step();
+  } catch (error) {
+    onProblem(error, what);
+  }
+}
+
+/**
+ * The numbered files and the `.old` file earlier runs left, tightened to 0600: a run of an older
+ * mcp-chat made them 0644. Links are left alone (chmod would change what they point at).
+ */
+function tightenEarlierFiles(file: string, onProblem: (error: unknown, what: string) => void): void {
+  const { dir, name, ext, base } = path.parse(file);
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const numbered = new RegExp(`^${escape(name)}\\.\\d+${escape(ext)}$`);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isFile() || !(numbered.test(entry.name) || entry.name === `${base}.old`)) continue;
+    const target = path.join(dir, entry.name);
+    attempt(
+      () => {
+        if ((fs.lstatSync(target).mode & 0o777) !== FILE_MODE) fs.chmodSync(target, FILE_MODE);
+      },
+      'an earlier log file could not be made private',
+      onProblem,
+    );
+  }
 }
 
 /** How far back a torn line is looked for at a time. */

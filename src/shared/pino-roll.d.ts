@@ -15,11 +15,15 @@ declare module 'pino-roll' {
     /** SonicBoom options, passed through. */
     sync?: boolean;
     mkdir?: boolean;
+    /** The mode a new file is created with (an existing file keeps its own). */
+    mode?: number;
   }
 
   export interface RollStream extends EventEmitter {
     /** The numbered file being written now. */
     readonly file: string;
+    /** Its descriptor. */
+    readonly fd: number;
     write(chunk: string): boolean;
     flushSync(): void;
     end(): void;
