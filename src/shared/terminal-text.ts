@@ -2,7 +2,8 @@
  * Text made inert for a terminal. The rule: outside text (a model's reply, a server's
  * result or stderr, a config value) travels raw through the program and is made inert
  * once, by the printer that writes it: `cli/output.ts` for the commands, the REPL's
- * components and markdown renderer for the chat. Nothing upstream of a printer calls these.
+ * components and markdown renderer for the chat, `/export` for a file people `cat`. Nothing
+ * upstream of a printer calls these.
  */
 import { stripVTControlCharacters } from 'node:util';
 

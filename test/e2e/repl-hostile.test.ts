@@ -1,8 +1,8 @@
 /**
  * The REPL against hostile tool output, in a real terminal (tmux): a server whose result is
  * full of escape sequences, and a file that tells the model to write a file. The tool line
- * shows no escape and the terminal's title is untouched; the injected write asks for
- * approval, and denying it leaves no file.
+ * shows no escape and the terminal's title is untouched; `/export` writes none to a file; the
+ * injected write asks for approval, and denying it leaves no file.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -72,6 +72,30 @@ describe.skipIf(!TmuxPane.available())('the REPL against hostile tool output', (
       expect(bytes).not.toContain(raw);
     // C1 controls, as UTF-8 (0xC2 0x80–0x9F): the escapes Ink writes itself are all 7-bit.
     expect(bytes).not.toMatch(/\u00c2[\u0080-\u009f]/);
+  });
+
+  it('terminal injection: /export writes the hostile result and answer with no escape a `cat` of the file would obey', async () => {
+    // Clear the screen, a link, a bell, and a carriage return that would write over the line.
+    const answer = 'Export \u001b[2J\u001b]8;;https://evil.example/\u0007link\u001b]8;;\u0007 done\u0007\rOVERWRITTEN.';
+    ollama.script(toolCallReply('text', 'hostile', 'terminal_attack', {}), answer);
+    pane.type('Run the terminal attack for the export', 'Enter');
+    await pane.waitForScreen(/OVERWRITTEN\./);
+    for (const file of ['attack.md', 'attack.json']) {
+      pane.type(`/export ${file}`, 'Enter');
+      await pane.waitForScreen(new RegExp(`Exported session .* to ${path.join(workDir, file)}`));
+    }
+    const markdown = fs.readFileSync(path.join(workDir, 'attack.md'), 'utf8');
+    const json = fs.readFileSync(path.join(workDir, 'attack.json'), 'utf8');
+    for (const text of [markdown, json]) {
+      // ESC (CSI, OSC title, clipboard and links), BEL, CR, BS, the C1 controls; line breaks and tabs stay.
+      expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    }
+    expect(markdown).toContain('harmlessEVIL');
+    expect(markdown).toContain('visible-end');
+    expect(markdown).toContain('Export link doneOVERWRITTEN.');
+    // The JSON is still the session, exactly: the escapes are JSON's, and parse back to the text.
+    const saved = JSON.parse(json) as { screen: { type: string; text?: string }[] };
+    expect(saved.screen.at(-1)?.text).toBe(answer);
   });
 
   it('tool-output injection: the write a file asks for needs approval, and denying it leaves no file', async () => {
