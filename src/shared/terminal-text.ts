@@ -55,6 +55,18 @@ export function sanitizeForTerminal(text: string): string {
     .replace(INVISIBLE, escapeInvisible);
 }
 
+/** What a terminal acts on, and the multi-line view drops: C0 controls but line breaks and tabs, DEL, C1. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+// Security: the view that hides nothing, for text a person must read whole before it goes on (a
+// server's prompt messages, given to the model). Every control character, the ESC of an escape
+// sequence included, and every bidi control and zero-width character is written as a visible escape
+// (`\u001B[8m`), neither obeyed nor dropped: removing a sequence removes what is inside it too, and
+// a terminal draws some text (concealed, in a title) that the model reads but a person never sees.
+export function showControls(text: string): string {
+  return text.replace(CONTROL, escapeInvisible).replace(INVISIBLE, escapeInvisible);
+}
+
 /**
  * JSON for stdout. JSON.stringify leaves DEL, the C1 controls (U+0080–U+009F, which some
  * terminals obey), U+2028/U+2029, the bidi controls and the zero-width characters raw; JSON
