@@ -17,6 +17,7 @@ import type { Runtime } from '../session/runtime.js';
 import { formatCall, formatToolLine } from '../present/tool-line.js';
 import { formatProgress } from '../present/tool-progress.js';
 import { formatToolOffer } from '../present/tool-offer.js';
+import { promptMessagesView } from '../present/prompt-messages.js';
 import type { ServerRequestRecord } from '../vocabulary/server-requests.js';
 import { TurnTranscript } from '../state/turn-transcript.js';
 import { resumeAskSession, saveAskSession } from './ask-session.js';
@@ -56,6 +57,10 @@ function printEvent(event: TurnEvent, runtime: Runtime, output: Output): void {
       return;
     case 'malformed-call':
       if (runtime.debug) output.stderr(`[debug] malformed tool call; hint sent: ${event.hint}\n`);
+      return;
+    case 'prompt-messages':
+      // Security: said whoever reads stderr, like a warning: these words reach the model as if typed or said by it.
+      output.stderr(`${promptMessagesView(event.server, event.prompt, event.messages)}\n`);
       return;
     case 'notice':
       // A setting that could not be honoured is said whoever reads stderr; what the input brought in, at a terminal.

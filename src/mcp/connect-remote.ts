@@ -56,7 +56,7 @@ async function open(kind: TransportKind, attempt: Attempt): Promise<Client> {
   const seconds = attempt.options.timeoutMs / 1000;
   const timeoutMessage = `no answer from ${displayUrl(attempt.config.url)} within ${seconds} s`;
   if (remaining <= 0) throw new Error(timeoutMessage);
-  const client = createClient(attempt.options);
+  const client = createClient(attempt.options, attempt.config);
   let timer: NodeJS.Timeout | undefined;
   // The SDK bounds the initialize request, but not the SSE stream it opens first: bound the whole step here.
   const timedOut = new Promise<never>((_, reject) => {

@@ -110,6 +110,11 @@ export class ChatSession {
       yield input;
       return;
     }
+    // Security: a prompt's messages are shown before the model is sent them, every one, whatever its role.
+    if (input.prompt) {
+      const { server, name } = input.prompt;
+      yield { type: 'prompt-messages', server, prompt: name, messages: input.messages };
+    }
     for (const text of input.notices) yield { type: 'notice', text };
     const compacted = await this.compactor.beforeTurn(input.messages, signal);
     if (compacted?.type === 'cancelled') {

@@ -82,14 +82,20 @@ export class RotatingLog {
 /** Synchronous writes: a crash mid-turn must still leave a complete, readable log. */
 function openFile(file: string): FileStream {
   const stream = pino.destination({ dest: file, sync: true, mode: FILE_MODE });
-  // A file made by an older version, or by hand, may be readable by others. One that cannot be
-  // narrowed (not the user's own) is still written: logging never stops the chat.
+  narrow(file);
+  return stream;
+}
+
+/**
+ * A file made by an older version, or by hand, may be readable by others. One that cannot be
+ * narrowed (not the user's own) is left as it is and still written: logging never stops the chat.
+ */
+function narrow(file: string): void {
   try {
     fs.chmodSync(file, FILE_MODE);
   } catch {
     // Left as it is.
   }
-  return stream;
 }
 
 /** The `<name>.<n>.<ext>` files beside the configured path. */
@@ -113,6 +119,11 @@ export class NumberedFiles {
   next(): string {
     this.number += 1;
     return this.current();
+  }
+
+  /** Narrows every file to the owner's alone: an older version made them 0644. */
+  narrowAll(): void {
+    for (const number of this.existing()) narrow(this.nameOf(number));
   }
 
   /** Deletes all but the `count` newest, the one being written included. */
@@ -158,6 +169,7 @@ export function openRotatingLog(options: RotationOptions, onLinkProblem: (error:
   };
   const log = new RotatingLog(numbered, limits, relink);
   numbered.keepNewest(limits.files);
+  numbered.narrowAll();
   relink(log.file);
   return log;
 }
@@ -208,11 +220,7 @@ function keepUnrotatedLog(file: string): void {
   }
   if (!isRegularFile) return;
   fs.renameSync(file, `${file}.old`);
-  try {
-    fs.chmodSync(`${file}.old`, FILE_MODE);
-  } catch {
-    // Not the user's own to narrow: left as it is, like any file of theirs.
-  }
+  narrow(`${file}.old`);
 }
 
 /** Replaces the link in one step (a temporary link renamed over it), so a reader never finds it missing. */

@@ -48,9 +48,10 @@ export interface LogOptions {
 /** The same logger over one file that is never rotated (tests that read what was logged). */
 export function createLogger(options: LogOptions): Logger {
   if (options.file === null) return pino({ level: 'silent' }, DISCARD);
-  fs.mkdirSync(path.dirname(options.file), { recursive: true });
-  // Synchronous writes: a crash mid-turn must still leave a complete, readable log.
-  return pino(loggerOptions(options.level), pino.destination({ dest: options.file, sync: true, mkdir: true }));
+  fs.mkdirSync(path.dirname(options.file), { recursive: true, mode: 0o700 });
+  // Synchronous writes: a crash mid-turn must still leave a complete, readable log. Private, as the rotated log is.
+  const destination = pino.destination({ dest: options.file, sync: true, mkdir: true, mode: 0o600 });
+  return pino(loggerOptions(options.level), destination);
 }
 
 /** mcp-chat's log: `file` is kept by size, a few files at most (log-rotation.ts). */

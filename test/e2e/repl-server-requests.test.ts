@@ -1,7 +1,8 @@
 /**
  * A server's requests to the person at the REPL (tmux, the built binary, the fake Ollama,
  * server-everything): may it use the model (and may the completion go back), a form filled in
- * field by field with what is wrong said as it is typed, and a URL opened only after a yes.
+ * field by field with what is wrong said as it is typed, and a URL opened only after a yes (and
+ * only a web page's).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -193,6 +194,22 @@ describe.skipIf(!TmuxPane.available())('a server asks the user, in the REPL', ()
     await repl.shows('Researched.');
     const sent = repl.ollama.chatRequests.flatMap((request) => request.messages).map((message) => message.content);
     expect(sent.some((content) => content.includes('After receiving clarification ("comedy")'))).toBe(true);
+  });
+
+  it('URL scheme: a server asking to open file:///etc/passwd is refused, saying why, and $BROWSER is never run', async () => {
+    await repl.shows('ready');
+    const openedBefore = fs.existsSync(opened) ? fs.readFileSync(opened, 'utf8') : '';
+    repl.ollama.script(textCall('trigger-url-elicitation', { url: 'file:///etc/passwd' }), 'It was refused.');
+    repl.pane.type('open the password file', 'Enter');
+    await repl.shows('It was refused.');
+    const screen = repl.pane.screen();
+    expect(screen).toContain('everything asked you to open file:///etc/passwd; refused: only http and https URLs');
+    expect(screen).toContain('and this one is file:');
+    // Refused before the question: nothing to say yes to.
+    expect(screen).not.toContain('open? y/n ›');
+    expect(fs.existsSync(opened) ? fs.readFileSync(opened, 'utf8') : '').toBe(openedBefore);
+    const sent = repl.ollama.chatRequests.flatMap((request) => request.messages).map((message) => message.content);
+    expect(sent.some((content) => content.includes('User declined to open the URL'))).toBe(true);
   });
 
   it('a URL opens only after a yes', async () => {
