@@ -51,11 +51,14 @@ const patternSchema = (pattern: string): Record<string, unknown> => ({
 });
 
 describe('schema patterns', () => {
-  it.each(VALIDATORS)('%s matches patterns as JSON Schema means them (anywhere in the string)', async (_whose, create) => {
-    const validate = await checkOf(create(), patternSchema('\\d{4}-\\d{2}'));
-    expect(validate({ word: 'due 2024-05' }).valid).toBe(true);
-    expect(validate({ word: 'due soon' }).errorMessage).toContain('must match pattern');
-  });
+  it.each(VALIDATORS)(
+    '%s matches patterns as JSON Schema means them (anywhere in the string)',
+    async (_whose, create) => {
+      const validate = await checkOf(create(), patternSchema('\\d{4}-\\d{2}'));
+      expect(validate({ word: 'due 2024-05' }).valid).toBe(true);
+      expect(validate({ word: 'due soon' }).errorMessage).toContain('must match pattern');
+    },
+  );
 
   it("the client's refuses a lookahead pattern with a message naming it, instead of backtracking", async () => {
     const validate = await checkOf(new LazySchemaValidator(), patternSchema('^(?=a)a+$'));
