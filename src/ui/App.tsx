@@ -13,6 +13,7 @@ import { completeLine } from './completion.js';
 import { HistoryItemView } from './components/HistoryItemView.js';
 import { PendingView } from './components/PendingView.js';
 import { PullLine } from './components/PullLine.js';
+import { QueuedLines } from './components/QueuedLines.js';
 import { Prompt } from './components/Prompt.js';
 import { StatusBar } from './components/StatusBar.js';
 import { completionsFor } from './command-line.js';
@@ -75,9 +76,8 @@ function handleKey(input: string, key: Key, context: KeyContext): void {
     else setLine({ ...line, text: '', cursor: 0 });
     return;
   }
-  const idle = !isBusy(state);
   if (key.ctrl && input === 'd') {
-    if (line.text === '' && idle) exit();
+    if (line.text === '' && !isBusy(state)) exit();
     return;
   }
   const question = state.questions[0];
@@ -89,8 +89,9 @@ function handleKey(input: string, key: Key, context: KeyContext): void {
     }
     return;
   }
-  // While a turn runs the line can be edited, but Enter waits for the turn to end.
-  if (key.return && !idle) return;
+  // While the approval question is open, Enter is the question's (a line typed ahead stays on the
+  // input line); at any other time in a turn, a line sent waits for the turn to end.
+  if (key.return && state.activity.type === 'approval') return;
   if (key.tab && completeArgument(context)) return;
   const result = editLine(line, input, key, (word) => completionsFor(word, chat.offers()));
   setLine(result.state);
@@ -169,6 +170,7 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
         width={width}
       />
       <PullLine pulling={state.pulling} width={width} />
+      <QueuedLines lines={state.queued} width={width} />
       <StatusBar model={session.model} ollama={state.ollama} servers={state.servers} context={state.context} />
       <Prompt line={line} busy={isBusy(state)} {...promptLabel(state, line)} />
     </Box>

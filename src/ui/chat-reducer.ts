@@ -42,6 +42,10 @@ export type ChatAction =
   | { type: 'servers'; servers: ServerStatus[] }
   /** The start check: a failure is explained before the first message. */
   | { type: 'ollama-checked'; status: OllamaStatus }
+  /** A line sent while a turn runs: it waits for the turn to end. */
+  | { type: 'queued'; text: string }
+  /** The first queued line is being sent. */
+  | { type: 'queue-taken' }
   /** A line the user sent: it stays in the scrollback, commands included, so their output has a heading. */
   | { type: 'submitted'; text: string; parsed: ParsedInput }
   | { type: 'command-done'; result: CommandResult }
@@ -188,6 +192,9 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       return { ...state, servers: action.servers };
     case 'ollama-checked':
       return ollamaChecked({ ...state, ollama: action.status }, action.status);
+    case 'queued':
+    case 'queue-taken':
+      return { ...state, queued: action.type === 'queued' ? [...state.queued, action.text] : state.queued.slice(1) };
     case 'submitted':
       return submitted(state, action.text, action.parsed);
     case 'command-done': {

@@ -36,6 +36,8 @@ export interface ChatState {
   asking?: AskingArguments | undefined;
   /** Servers' requests waiting for the user; the first is asked, on the input line. */
   questions: ScreenQuestion[];
+  /** Lines sent while a turn ran, oldest first: each is sent in its turn once nothing runs or asks. */
+  queued: string[];
   /** A model being pulled (downloaded): its progress line shows, Esc cancels it, and the input waits. */
   pulling?: PullView | undefined;
   /** How full the model's context was at the last request (the status bar shows it). */
@@ -69,6 +71,7 @@ export function initialChatState(banner: { model: string; configSource: string }
     epoch: 0,
     exiting: false,
     questions: [],
+    queued: [],
   };
 }
 
@@ -102,6 +105,10 @@ export function printedItems(state: ChatState, lastId: number): ChatState {
 export const staticKey = (state: ScreenState): string => `${state.epoch}:${state.items[0]?.id ?? state.nextId}`;
 
 export const isBusy = (state: ScreenState): boolean => state.activity.type !== 'idle' || state.pulling !== undefined;
+
+/** The line to send now from those queued: none while a turn runs or the user is asked something. */
+export const queuedToSend = (state: ScreenState): string | undefined =>
+  isBusy(state) || state.questions.length > 0 || state.asking ? undefined : state.queued[0];
 
 /** A resumed session on screen: its last turns as they were shown (`shown`), then where the chat goes on (`said`). */
 export interface ResumedScreen {

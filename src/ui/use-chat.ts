@@ -4,7 +4,7 @@
  * the session by the question's id. It keeps only what is not state: the store and the running
  * turn's abort controller. Every change to what the screen shows is a `ChatAction`.
  */
-import { type MutableRefObject, useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
+import { type MutableRefObject, useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import type { Decision } from '../vocabulary/questions.js';
 import type { ApprovalControls } from './approval-keys.js';
 import type { ChatSession } from '../session/chat-session.js';
@@ -14,6 +14,7 @@ import {
   askedArgument,
   initialChatState,
   isBusy,
+  queuedToSend,
   resumedScreen,
   showItems,
   type ChatState,
@@ -116,7 +117,11 @@ function routeLine(session: ChatSession, store: ChatStore, turn: TurnRef, clearS
     if (decision !== undefined) decide(session, store, turn, question, decision);
     return;
   }
-  if (isBusy(store.getState())) return;
+  if (isBusy(store.getState())) {
+    // A line is never dropped: one sent as a turn ends (its answer already on screen) goes next.
+    store.dispatch({ type: 'queued', text });
+    return;
+  }
   if (store.getState().asking) {
     store.dispatch({ type: 'argument-answered', value: text.trim() });
     const asking = store.getState().asking;
@@ -150,6 +155,17 @@ function completionsFor(session: ChatSession, store: ChatStore, line: LineState)
     .then((values) => values.map((value) => at.prefix + argumentValue(value)));
 }
 
+/** Sends the lines queued during a turn, one at a time, once nothing runs and nothing is asked. */
+function useQueuedLines(state: ScreenState, store: ChatStore, submit: (text: string) => void): void {
+  const next = queuedToSend(state);
+  useEffect(() => {
+    if (next === undefined) return;
+    store.dispatch({ type: 'queue-taken' });
+    submit(next);
+    // `queued` changes with each line taken, so two equal lines in a row are each sent.
+  }, [next, state.queued, store, submit]);
+}
+
 export function useChat(session: ChatSession, clearScreen: () => void): ChatController {
   const store = useMemo(() => new ChatStore(firstState(session)), [session]);
   const state = useSyncExternalStore(store.subscribe, store.getScreen);
@@ -179,6 +195,7 @@ export function useChat(session: ChatSession, clearScreen: () => void): ChatCont
 
   const approval = useMemo(() => approvalControls(session, store, cancel), [session, store, cancel]);
   useApprovalWait(store, state.activity);
+  useQueuedLines(state, store, submit);
   const offers = useCallback(() => session.offers.current, [session]);
   const argumentCompletions = useCallback((line: LineState) => completionsFor(session, store, line), [session, store]);
   const printed = useCallback((lastId: number) => store.dispatch({ type: 'printed', lastId }), [store]);

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { startFakeOllama, type FakeReplySpec } from '../fakes/fake-ollama.js';
-import { SCREEN_WAIT, TEXT_MODEL, useReplSession } from '../helpers/repl-session.js';
+import { startFakeOllama, TEXT_MODEL, type FakeReplySpec } from '../fakes/fake-ollama.js';
+import { SCREEN_WAIT, useReplSession } from '../helpers/repl-session.js';
 import { descendants, isProcessAlive, REPO_ROOT } from '../helpers/server-configs.js';
 import { TmuxPane } from '../helpers/tmux.js';
 import { textCall } from '../helpers/turns.js';

@@ -10,9 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
 import { CLI, cleanEnv } from '../helpers/run-cli.js';
 import { descendants, isProcessAlive } from '../helpers/server-configs.js';
-import { TmuxPane } from '../helpers/tmux.js';
-
-const SCREEN_WAIT = { timeout: 20_000, interval: 100 };
+import { SCREEN_WAIT, TmuxPane } from '../helpers/tmux.js';
 
 describe.skipIf(!TmuxPane.available())('the REPL in a terminal', () => {
   let ollama: FakeOllama;

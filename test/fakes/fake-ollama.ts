@@ -48,6 +48,9 @@ export type {
 export { replies } from './fake-ollama-wire.js';
 export type { FakePullSpec } from './fake-ollama-pull.js';
 
+/** A model without native tool calling, as the REPL's tests use: its calls are text JSON. */
+export const TEXT_MODEL: FakeModel[] = [{ name: 'llama3.2', capabilities: ['completion'] }];
+
 export interface RecordedRequest {
   method: string;
   /** Without the query string. */

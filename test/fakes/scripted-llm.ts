@@ -15,6 +15,8 @@ export interface ScriptedReplyShape {
   error?: Error;
   /** After streaming `content`, wait until the request is aborted. */
   hang?: boolean;
+  /** After streaming `content`, wait for this before the reply ends: the turn is still running meanwhile. */
+  holdUntil?: Promise<void>;
 }
 export type ScriptedReply = string | ScriptedReplyShape;
 
@@ -79,6 +81,7 @@ export class ScriptedLlm extends AlwaysUpLlm {
       await new Promise<void>((resolve) => request.signal?.addEventListener('abort', () => resolve(), { once: true }));
       throw abortError();
     }
+    await reply.holdUntil;
     if (reply.toolCalls) yield { type: 'tool_calls', calls: reply.toolCalls };
     yield { type: 'done', doneReason: reply.doneReason ?? 'stop' };
   }

@@ -6,12 +6,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, vi } from 'vitest';
-import { startFakeOllama, type FakeModel, type FakeOllama } from '../fakes/fake-ollama.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startFakeOllama, TEXT_MODEL, type FakeModel, type FakeOllama } from '../fakes/fake-ollama.js';
 import { CLI, cleanEnv } from './run-cli.js';
-import { TmuxPane } from './tmux.js';
+import { SCREEN_WAIT, TmuxPane } from './tmux.js';
 
-export const SCREEN_WAIT = { timeout: 20_000, interval: 20 };
+export { SCREEN_WAIT };
 
 export interface ReplSessionOptions {
   /** Default: `llama3.2` without native tools, so calls are text JSON. */
@@ -40,7 +40,7 @@ export interface ReplSession {
   /** The fake the REPL talks to; a test may put a new one here (e.g. on the same port). */
   ollama: FakeOllama;
   workDir: string;
-  /** Resolves once the screen shows `text`. */
+  /** Resolves once the screen shows `text` anew: more often than when keys were last typed (see `TmuxPane.waitForNew`). */
   shows(text: string): Promise<void>;
   /**
    * Starts the REPL again in a fresh pane, same working directory, environment and config, with
@@ -48,8 +48,6 @@ export interface ReplSession {
    */
   restart(args?: string[]): void;
 }
-
-export const TEXT_MODEL: FakeModel[] = [{ name: 'llama3.2', capabilities: ['completion'] }];
 
 export function useReplSession(options: ReplSessionOptions = {}): ReplSession {
   const pane = new TmuxPane();
@@ -64,7 +62,7 @@ export function useReplSession(options: ReplSessionOptions = {}): ReplSession {
       ollama = next;
     },
     workDir: '',
-    shows: (text) => vi.waitFor(() => expect(pane.screen()).toContain(text), SCREEN_WAIT),
+    shows: (text) => pane.waitForNew(text),
     restart: (args) => {
       if (!launch) throw new Error('the REPL session has not started yet');
       pane.kill();

@@ -5,12 +5,23 @@
 import { execFileSync } from 'node:child_process';
 import { expect, vi } from 'vitest';
 
+/**
+ * How long a wait on the screen may take: only a hang reaches it, on a busy machine too. Each look
+ * runs tmux once, so the screen is read a few times a second, not in a loop that takes a core.
+ */
+export const SCREEN_WAIT = { timeout: 40_000, interval: 50 };
+
+/** How many times `text` occurs in `screen`. */
+const occurrences = (screen: string, text: string): number => screen.split(text).length - 1;
+
 /** A tmux socket no other pane uses, in this process or another. */
 const freshSocket = (): string => `mcp-chat-test-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
 export class TmuxPane {
   private socket = freshSocket();
   private readonly session = 'main';
+  /** The screen as it was when keys were last typed: text on it then is not news. */
+  private typedOver = '';
 
   static available(): boolean {
     try {
@@ -34,6 +45,7 @@ export class TmuxPane {
     // new session on its socket would reach it ("server exited unexpectedly").
     this.kill();
     this.socket = freshSocket();
+    this.typedOver = '';
     this.tmux(
       'new-session',
       '-d',
@@ -56,17 +68,28 @@ export class TmuxPane {
 
   /** Types text literally (no key-name interpretation), then any named keys such as Enter or C-c. */
   type(text: string, ...keys: string[]): void {
+    this.typedOver = this.screen();
     if (text) this.tmux('send-keys', '-t', this.session, '-l', text);
     if (keys.length > 0) this.tmux('send-keys', '-t', this.session, ...keys);
   }
 
+  /** The screen and all of its scrollback. */
   screen(): string {
-    return this.tmux('capture-pane', '-p', '-t', this.session, '-S', '-200');
+    return this.tmux('capture-pane', '-p', '-t', this.session, '-S', '-');
   }
 
   /** Resolves once the screen matches `pattern`: polled, never a fixed sleep. */
-  async waitForScreen(pattern: RegExp, timeoutMs = 20_000): Promise<void> {
-    await vi.waitFor(() => expect(this.screen()).toMatch(pattern), { timeout: timeoutMs, interval: 100 });
+  async waitForScreen(pattern: RegExp): Promise<void> {
+    await vi.waitFor(() => expect(this.screen()).toMatch(pattern), SCREEN_WAIT);
+  }
+
+  /**
+   * Resolves once `text` is on the screen more often than when keys were last typed: news since
+   * then, never the same words left in the scrollback by an earlier step.
+   */
+  async waitForNew(text: string): Promise<void> {
+    const before = occurrences(this.typedOver, text);
+    await vi.waitFor(() => expect(occurrences(this.screen(), text)).toBeGreaterThan(before), SCREEN_WAIT);
   }
 
   /** The pane's title, which a program can set with OSC 0/2 escape sequences. */

@@ -78,7 +78,7 @@ describe.each(transports)('server-everything over %s', (transport, config) => {
     // with the response): every report up to there is heard, in order.
     expect(reports.length).toBeGreaterThanOrEqual(7);
     expect(reports).toEqual(Array.from({ length: reports.length }, (_, index) => ({ progress: index + 1, total: 8 })));
-  }, 20_000);
+  });
 
   it('lists its prompts and resources, runs a prompt with an argument and reads a resource', async () => {
     const host = await startHost(await config(), path.join(dir, `${transport}-offers.log`));
@@ -166,5 +166,5 @@ describe('server-everything restarted', () => {
     const toggled = await host.callTool({ server: 'everything', tool: 'toggle-subscriber-updates', arguments: {} });
     expect(toggled.isError).toBe(false);
     await vi.waitFor(() => expect(heard.updated).toContain(uri), { timeout: 8_000, interval: 50 });
-  }, 20_000);
+  });
 });

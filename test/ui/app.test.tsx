@@ -147,6 +147,53 @@ describe('cancel', () => {
   });
 });
 
+describe('a line sent while a turn runs', () => {
+  /** A promise and what resolves it: the reply is held open until the test lets it end. */
+  function gate(): { held: Promise<void>; release: () => void } {
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    return { held, release };
+  }
+
+  it('is not lost when Enter comes as the answer shows: it waits below the reply and is sent once the turn ends', async () => {
+    const { held, release } = gate();
+    const llm = new TestLlm([{ content: 'First answer.', holdUntil: held }, 'Second answer.']);
+    const app = await startApp({ llm });
+    app.send('first');
+    // The answer is on screen and the turn has not ended yet: the moment a person types the next line.
+    await app.waitForScreen(/First answer\./);
+    app.send('second');
+    await app.waitForScreen(/^queued: second$/m);
+    expect(app.inputLine()).toBe('');
+    expect(llm.scripted.requests).toHaveLength(1);
+    release();
+    await app.waitForAnswer('Second answer.');
+    expect(llm.scripted.requests.at(-1)?.messages.at(-1)).toMatchObject({ role: 'user', content: 'second' });
+    const screen = app.screen();
+    const order = ['› first', 'First answer.', '› second', 'Second answer.'].map((text) => screen.indexOf(text));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(screen).not.toContain('queued:');
+  });
+
+  it('lines sent during a reply that is then cancelled are sent after it, one turn each, in order', async () => {
+    const llm = new TestLlm([{ content: 'Once upon a time', hang: true }, 'Answer two.', 'Answer three.']);
+    const app = await startApp({ llm });
+    app.send('Tell me a long story');
+    await app.waitForScreen(/Once upon a time/);
+    app.send('two');
+    app.send('three');
+    await app.waitForScreen(/^queued: two\nqueued: three$/m);
+    app.press(KEY.esc);
+    await app.waitForAnswer('Answer three.');
+    expect(llm.scripted.requests.map((request) => request.messages.at(-1)?.content)).toEqual([
+      'Tell me a long story',
+      'two',
+      'three',
+    ]);
+    expect(app.screen()).toMatch(/Cancelled\.[\s\S]*› two[\s\S]*Answer two\.[\s\S]*› three[\s\S]*Answer three\./);
+  });
+});
+
 describe('a failing turn', () => {
   it('a host that breaks its never-throw contract shows an error and leaves the prompt usable', async () => {
     class BrokenHost extends TestToolHost {

@@ -5,7 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCall, ToolProgress, TurnEvent } from '../../src/vocabulary/types.js';
 import { reduceChat, type ChatAction } from '../../src/ui/chat-reducer.js';
-import { askedArgument, initialChatState, isBusy, staticKey, type ChatState } from '../../src/ui/chat-state.js';
+import {
+  askedArgument,
+  initialChatState,
+  isBusy,
+  queuedToSend,
+  staticKey,
+  type ChatState,
+} from '../../src/ui/chat-state.js';
 
 const start = (): ChatState => initialChatState({ model: 'llama3.2', configSource: '/cfg.json' }, []);
 const run = (state: ChatState, ...actions: ChatAction[]): ChatState => actions.reduce(reduceChat, state);
@@ -141,6 +148,34 @@ describe('chat reducer', () => {
     const cancelled = run(state, { type: 'asking-cancelled' });
     expect(cancelled.asking).toBeUndefined();
     expect(cancelled.items.at(-1)).toMatchObject({ type: 'info', text: 'Cancelled /everything:completable-prompt.' });
+  });
+
+  it('a line sent while a turn runs waits; it is the one to send only once nothing runs or asks', () => {
+    let state = run(
+      start(),
+      { type: 'turn-started' },
+      { type: 'queued', text: 'next' },
+      { type: 'queued', text: 'next' },
+    );
+    expect(state.queued).toEqual(['next', 'next']);
+    expect(queuedToSend(state)).toBeUndefined();
+    state = run(state, { type: 'question', question: { type: 'url', id: 'q_1', text: 'Open it?' } });
+    state = run(state, { type: 'turn-ended' });
+    expect(queuedToSend(state)).toBeUndefined();
+    state = run(state, { type: 'question-done', id: 'q_1' });
+    expect(queuedToSend(state)).toBe('next');
+    state = run(state, { type: 'queue-taken' });
+    expect(state.queued).toEqual(['next']);
+    expect(
+      queuedToSend(
+        run(state, {
+          type: 'pull-progress',
+          pulling: { model: 'm', progress: { status: 'pulling', total: 0, completed: 0, transferred: 0 } },
+        }),
+      ),
+    ).toBeUndefined();
+    state = run(state, { type: 'queue-taken' });
+    expect(queuedToSend(state)).toBeUndefined();
   });
 
   it('debug shows which tools a request offered and why, the budget and what they took', () => {

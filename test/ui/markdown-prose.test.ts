@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { CPU_BOUND_MS } from '../helpers/ceilings.js';
 
 // As on a terminal: chalk (through marked-terminal) styles only where colour is on.
 vi.hoisted(() => {
@@ -63,23 +64,31 @@ const text = (pieces: string[]): fc.Arbitrary<string> =>
 const width = fc.integer({ min: 8, max: 100 });
 
 describe('markdown: plain prose rendered without marked', () => {
-  it('prose renders exactly as marked renders it, at any width', () => {
-    fc.assert(
-      fc.property(text(PROSE_WORDS), width, (prose, columns) => {
-        expect(renderMarkdown(prose, columns)).toBe(renderThroughMarked(prose, columns));
-      }),
-      { numRuns: RUNS },
-    );
-  });
+  it(
+    'prose renders exactly as marked renders it, at any width',
+    () => {
+      fc.assert(
+        fc.property(text(PROSE_WORDS), width, (prose, columns) => {
+          expect(renderMarkdown(prose, columns)).toBe(renderThroughMarked(prose, columns));
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    CPU_BOUND_MS,
+  );
 
-  it('prose with markup in it renders exactly as marked renders it', () => {
-    fc.assert(
-      fc.property(text([...PROSE_WORDS, ...MARKUP_PIECES]), width, (mixed, columns) => {
-        expect(renderMarkdown(mixed, columns)).toBe(renderThroughMarked(mixed, columns));
-      }),
-      { numRuns: RUNS },
-    );
-  });
+  it(
+    'prose with markup in it renders exactly as marked renders it',
+    () => {
+      fc.assert(
+        fc.property(text([...PROSE_WORDS, ...MARKUP_PIECES]), width, (mixed, columns) => {
+          expect(renderMarkdown(mixed, columns)).toBe(renderThroughMarked(mixed, columns));
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    CPU_BOUND_MS,
+  );
 
   it.each([
     ['an autolink', 'Visit www.example.com today'],

@@ -16,7 +16,7 @@ import type {
 } from '../../src/vocabulary/types.js';
 import type { Runtime } from '../../src/session/runtime.js';
 import type { ServerStatus } from '../../src/mcp/host.js';
-import { App } from '../../src/ui/App.js';
+import { App, type RecallStore } from '../../src/ui/App.js';
 import { ChatSession, type SessionHost, type SessionLlm, type StatusFeed } from '../../src/session/chat-session.js';
 import { AlwaysUpLlm } from '../fakes/scripted-llm.js';
 import { testRuntime } from '../helpers/test-session.js';
@@ -25,8 +25,8 @@ export { testRuntime };
 import { FAKE_TOOLS, FakeToolHost } from '../fakes/fake-tool-host.js';
 import { ScriptedLlm, type ScriptedReply } from '../fakes/scripted-llm.js';
 
-/** Generous for a shared 2-core machine; a passing wait returns as soon as the frame matches. */
-const WAIT = { timeout: 10_000, interval: 10 };
+/** Only a hang reaches it, on a busy shared 2-core machine too; a passing wait returns as soon as the frame matches. */
+const WAIT = { timeout: 30_000, interval: 10 };
 
 export const KEY = {
   enter: '\r',
@@ -115,16 +115,20 @@ export interface RenderAppOptions {
   runtime?: Runtime;
   /** Where a real host reports status changes (its `onStatus` is the feed's `notify`). */
   status?: StatusFeed;
+  /** A session built elsewhere (as the program builds it: test/ui/live-repl.tsx); the options above are then unused. */
+  session?: ChatSession;
+  inputHistory?: RecallStore;
 }
 
 export function renderApp(options: RenderAppOptions = {}) {
   const llm = options.llm ?? new TestLlm([]);
   const host = options.host ?? new TestToolHost();
-  const session = new ChatSession(options.runtime ?? testRuntime(), host, llm, { status: options.status });
+  const session =
+    options.session ?? new ChatSession(options.runtime ?? testRuntime(), host, llm, { status: options.status });
   let exited = false;
   const ui = render(
     <ExitProbe onUnmount={() => (exited = true)}>
-      <App session={session} />
+      <App session={session} inputHistory={options.inputHistory} />
     </ExitProbe>,
   );
 

@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { CPU_BOUND_MS } from '../helpers/ceilings.js';
 
 // Styles on, as in a terminal: a style that a cut would end early must show up as a difference.
 vi.hoisted(() => {
@@ -75,20 +76,24 @@ describe('the last safe split point', () => {
     expect(lastSafeSplit('One.\r\n\r\nTwo.\r\n')).toBe(0);
   });
 
-  it('streamed in any chunks, the blocks drawn a blank line apart read as a render of the whole, at every chunk', () => {
-    const lines = fc.constantFrom(
-      ...['', '', '', 'Some prose words', 'more *emphasis', 'closing* it', '# Heading', '- item', '* star'],
-      ...['1. one', '2) two', '10. ten', '  indented', '   three', '    code', '```', '```js', '~~~', '  ```'],
-      ...['| a | b |', '|---|---|', '> quote', '---', '===', 'Text `code', 'tick` end', '- [ ] task', '<div>'],
-    );
-    fc.assert(
-      fc.property(fc.array(lines, { maxLength: 14 }), fc.integer({ min: 1, max: 9 }), (picked, chunk) => {
-        const reply = `${picked.join('\n')}\n`.trimStart();
-        streamBlocks(reply, chunk, (blocks, sofar) => expect(drawn(blocks, 60)).toBe(renderMarkdown(sofar, 60)));
-      }),
-      { numRuns: 150 },
-    );
-  });
+  it(
+    'streamed in any chunks, the blocks drawn a blank line apart read as a render of the whole, at every chunk',
+    () => {
+      const lines = fc.constantFrom(
+        ...['', '', '', 'Some prose words', 'more *emphasis', 'closing* it', '# Heading', '- item', '* star'],
+        ...['1. one', '2) two', '10. ten', '  indented', '   three', '    code', '```', '```js', '~~~', '  ```'],
+        ...['| a | b |', '|---|---|', '> quote', '---', '===', 'Text `code', 'tick` end', '- [ ] task', '<div>'],
+      );
+      fc.assert(
+        fc.property(fc.array(lines, { maxLength: 14 }), fc.integer({ min: 1, max: 9 }), (picked, chunk) => {
+          const reply = `${picked.join('\n')}\n`.trimStart();
+          streamBlocks(reply, chunk, (blocks, sofar) => expect(drawn(blocks, 60)).toBe(renderMarkdown(sofar, 60)));
+        }),
+        { numRuns: 150 },
+      );
+    },
+    CPU_BOUND_MS,
+  );
 
   it('a long reply of many blocks streams a block at a time: the live rest stays short', () => {
     const words = (count: number): string => Array.from({ length: count }, (_, index) => `word${index}`).join(' ');

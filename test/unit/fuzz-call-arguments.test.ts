@@ -7,10 +7,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCallArguments } from '../../src/cli/call-command.js';
 import { UsageError } from '../../src/shared/errors.js';
+import { CPU_BOUND_MS } from '../helpers/ceilings.js';
 
 const RUNS = 10_000;
-/** The whole property; a few seconds on an idle two-core machine. */
-const PROPERTY_TIMEOUT_MS = 60_000;
 
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf'];
 const key = fc.oneof(fc.constantFrom(...PROTO_KEYS, 'expression', 'path'), fc.string({ maxLength: 8 }));
@@ -124,7 +123,7 @@ describe('call argument parser under hostile input', () => {
       expect(kinds.parsed).toBeGreaterThan(RUNS / 10);
       expect(kinds.refused).toBeGreaterThan(RUNS / 10);
     },
-    PROPERTY_TIMEOUT_MS,
+    CPU_BOUND_MS,
   );
 
   const DEEP = 100_000;

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { interpretReply, type ReplyPlan } from '../../src/engine/reply-interpreter.js';
 import { readToolCalls } from '../../src/ollama/wire.js';
 import type { NativeToolCall, ToolSpec } from '../../src/vocabulary/types.js';
+import { CPU_BOUND_MS } from '../helpers/ceilings.js';
 
 function spec(server: string, name: string, params: string[]): ToolSpec {
   const properties = Object.fromEntries(params.map((param) => [param, { type: 'string' }]));
@@ -32,8 +33,6 @@ const CATALOGUE = new Set(TOOLS.map((tool) => `${tool.server}.${tool.name}`));
 
 /** Cases per property; a case that hangs is caught by the test's ceiling, not timed. */
 const RUNS = 10_000;
-/** The whole property; about 5 s on an idle two-core machine. */
-const PROPERTY_TIMEOUT_MS = 60_000;
 
 const CORPUS = readFileSync(new URL('../fixtures/toolcall-cases.jsonl', import.meta.url), 'utf8')
   .split('\n')
@@ -188,7 +187,7 @@ describe('tool-call detector under hostile input', () => {
       // Every path was exercised: plain answers, corrections, and calls that would run.
       expect(Object.keys(kinds.seen()).sort()).toEqual(['answer', 'malformed', 'runs']);
     },
-    PROPERTY_TIMEOUT_MS,
+    CPU_BOUND_MS,
   );
 
   it(
@@ -205,6 +204,6 @@ describe('tool-call detector under hostile input', () => {
       );
       expect(Object.keys(kinds.seen()).sort()).toEqual(['calls', 'runs']);
     },
-    PROPERTY_TIMEOUT_MS,
+    CPU_BOUND_MS,
   );
 });
