@@ -28,7 +28,7 @@ const CONTEXT_LINES = 2;
  * Edits a diff may find before it gives up and shows the old text and the new whole: a server's
  * text is the server's to make as long as it likes, and the diff must not take the chat's time.
  */
-const MAX_EDITS = 2_000;
+const MAX_EDITS = 200;
 
 const PART_NAMES: Record<ToolField, string> = {
   description: 'description',
