@@ -133,8 +133,12 @@ export class ChatSession {
     return this.questions.answer(id, decision);
   }
 
-  /** Hears the servers' questions as they are asked and settled (a front end that can ask a person). */
+  /**
+   * Hears the servers' questions as they are asked and settled (a front end that can ask a person),
+   * those asked before it listened first: servers start before the REPL's first frame.
+   */
   subscribeQuestions(listener: (change: QuestionChange) => void): () => void {
+    for (const question of this.questions.waiting()) listener({ type: 'asked', question });
     return this.questions.subscribe(listener);
   }
 
