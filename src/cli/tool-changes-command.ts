@@ -32,12 +32,17 @@ export async function toolChangesCommand(
   const order = runtime.config.servers.map((server) => server.name);
   // What changed is this command's output, not a warning.
   const notices = { warn: output.warn, toolChanges: (): void => undefined };
-  const { pending, accepted } = await withHost(runtime, notices, async (_host, pins) => ({
+  const { pending, accepted } = await withHost(runtime, notices, async (host, pins) => ({
     pending: (pins?.pending() ?? []).sort((a, b) => order.indexOf(a.server) - order.indexOf(b.server)),
     accepted: accepting.flatMap((server): ServerToolChanges[] => {
       const changes = pins?.accept(server);
-      if (!changes) output.stderr(`${server}: nothing to accept: it offers the tools you accepted.\n`);
-      return changes ? [changes] : [];
+      if (changes) return [changes];
+      // A server that did not start offered nothing to compare (its failure is a warning already).
+      const ready = host.statuses().some((status) => status.name === server && status.state === 'ready');
+      output.stderr(
+        `${server}: nothing to accept: ${ready ? 'it offers the tools you accepted' : 'it did not start'}.\n`,
+      );
+      return [];
     }),
   }));
   const shown = options.accept ? accepted : pending;
