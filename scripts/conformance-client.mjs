@@ -58,6 +58,11 @@ const SCENARIOS = {
       'token-endpoint-auth-none',
       '2025-03-26-oauth-metadata-backcompat',
       '2025-03-26-oauth-endpoint-fallback',
+      'offline-access-scope',
+      'offline-access-not-supported',
+      // mcp-chat has no enterprise-managed authorization (SEP-990, token exchange at an IdP then a
+      // JWT bearer grant): tried as a person would, it fails, as the baseline says.
+      'cross-app-access-complete-flow',
     ].map((name) => [`auth/${name}`, { steps: AUTHORISE_THEN_USE }]),
   ),
   'auth/basic-cimd': { steps: AUTHORISE_THEN_USE, entry: { oauth: { clientMetadataUrl: CIMD_URL } } },

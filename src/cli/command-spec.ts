@@ -50,6 +50,11 @@ export interface CommandSpec<Operands extends Operand[] = Operand[], Flags exten
   run?(invocation: Invocation<Operands, Flags>): Promise<number>;
 }
 
+/** A repeatable flag's values, in the order given. */
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export const jsonFlag = (description: string): OptionSpec => ({ flags: '--json', description });
+
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { flags: '-c, --config <path>', description: 'configuration file (default: discovered mcp_config.json)' },
   { flags: '-m, --model <name>', description: 'Ollama model (overrides MCP_CHAT_MODEL and the config)' },
@@ -58,6 +63,10 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   {
     flags: '--trust',
     description: "use this directory's mcp_config.json and .env for this run only, unremembered",
+  },
+  {
+    flags: '--accept-tool-changes',
+    description: 'offer tools new or changed since you accepted them, for this run only, unremembered',
   },
   {
     flags: '--think [level]',

@@ -4,11 +4,13 @@
  */
 import type { Command } from 'commander';
 import { parseMaxSteps, readPrompt } from './read-prompt.js';
-import type { CommandSpec, Invocation, OptionSpec } from './command-spec.js';
+import { collect, jsonFlag, type CommandSpec, type Invocation } from './command-spec.js';
 import type { AddOptions, McpTarget } from './mcp-command.js';
 import type { Output } from './output.js';
 import { DEFAULT_MAX_STEPS } from '../session/limits.js';
-import { createRuntime, type GlobalOptions, type Runtime } from '../session/runtime.js';
+import type { Runtime } from '../session/runtime.js';
+import { globals, scriptRuntime } from './script-runtime.js';
+import { TOOLS_COMMAND } from './tools-spec.js';
 
 /** `ask`'s own flags, as commander parses them. */
 interface AskFlags {
@@ -27,29 +29,10 @@ interface JsonFlag {
 /** A command that starts the servers, prints what they offer and exits. */
 type ListingCommand = (runtime: Runtime, output: Output, options: JsonFlag) => Promise<number>;
 
-/** Global flags merged from the program and the subcommand, whichever side they were given on. */
-function globals(command: Command): GlobalOptions {
-  return command.optsWithGlobals<GlobalOptions>();
-}
-
-/** A script's runtime: an untrusted ./mcp_config.json is refused, and notices are shown only on a terminal. */
-function scriptRuntime(command: Command, output: Output): Promise<Runtime> {
-  return createRuntime(globals(command), {
-    notify: (line) => {
-      if (output.stderrIsTty) output.stderr(`notice: ${line}\n`);
-    },
-    warn: output.warn,
-  });
-}
-
 /** The file `mcp add|remove|list` edit: they need no runtime, as the file may not exist yet. */
 function mcpTarget(command: Command): McpTarget {
   return { config: globals(command).config, env: process.env };
 }
-
-const jsonFlag = (description: string): OptionSpec => ({ flags: '--json', description });
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 function listing(
   name: string,
@@ -194,12 +177,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       return pullCommand(await scriptRuntime(command, output), output, model, flags);
     },
   },
-  listing(
-    'tools',
-    'start the configured servers, list their tools and exit',
-    'print a JSON array of { server, name, description, inputSchema }',
-    async () => (await import('./tools-command.js')).toolsCommand,
-  ),
+  TOOLS_COMMAND,
   listing(
     'prompts',
     'start the configured servers, list their prompts and exit',

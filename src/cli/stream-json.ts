@@ -19,6 +19,8 @@ export type StreamLine =
       tools: string[];
     }
   | { type: 'message'; role: 'user' | 'assistant'; content: string; delta?: true }
+  /** The messages a server's prompt (`/server:prompt`) gave the model as the turn's input. */
+  | { type: 'prompt'; server: string; prompt: string; messages: { role: string; content: string }[] }
   | { type: 'thinking'; content: string; delta: true }
   | {
       type: 'tool_use';
@@ -57,6 +59,10 @@ function lineFor(event: TurnEvent): StreamLine | undefined {
       return result.isError
         ? { ...common, status: 'error', error: { type: 'tool_error', message: result.forModel } }
         : { ...common, status: 'success', output: result.forModel };
+    }
+    case 'prompt-messages': {
+      const messages = event.messages.map(({ role, content }) => ({ role, content }));
+      return { type: 'prompt', server: event.server, prompt: event.prompt, messages };
     }
     case 'notice':
       return event.warning ? { type: 'error', severity: 'warning', message: event.text } : undefined;

@@ -1,18 +1,30 @@
 /**
  * `mcp-chat tools [--json]`: start the configured servers, list their tools, exit.
  * `--json` prints exactly `[{ server, name, description, inputSchema }]`.
+ * `--changes` shows what waits for the user's acceptance instead; `--accept <server>` accepts it.
  */
 import { formatToolList, toolBudget } from '../present/tool-list.js';
 import { withHost } from '../session/with-host.js';
 import type { Runtime } from '../session/runtime.js';
-import { ExitCode } from '../shared/errors.js';
+import { ExitCode, UsageError } from '../shared/errors.js';
 import { jsonForTerminal } from '../shared/terminal-text.js';
 import type { Output } from './output.js';
+import { toolChangesCommand } from './tool-changes-command.js';
 
-export async function toolsCommand(runtime: Runtime, output: Output, options: { json?: boolean }): Promise<number> {
-  const { tools, turnedOff } = await withHost(runtime, output, async (host) => ({
+export interface ToolsFlags {
+  json?: boolean;
+  changes?: boolean;
+  accept?: string[];
+}
+
+export async function toolsCommand(runtime: Runtime, output: Output, options: ToolsFlags): Promise<number> {
+  if (options.changes && options.accept)
+    throw new UsageError('--changes and --accept are separate runs', '--accept prints what it accepts.');
+  if (options.changes || options.accept) return toolChangesCommand(runtime, output, options);
+  const { tools, turnedOff, heldBack } = await withHost(runtime, output, async (host) => ({
     tools: host.listTools(),
     turnedOff: host.turnedOffTools(),
+    heldBack: host.heldBackTools(),
   }));
   if (options.json) {
     const rows = tools.map(({ server, name, description, inputSchema }) => ({
@@ -23,7 +35,7 @@ export async function toolsCommand(runtime: Runtime, output: Output, options: { 
     }));
     output.stdout(jsonForTerminal(rows));
   } else {
-    output.stdout(formatToolList(tools, toolBudget(runtime.config), turnedOff));
+    output.stdout(formatToolList(tools, toolBudget(runtime.config), turnedOff, heldBack));
   }
   return ExitCode.ok;
 }

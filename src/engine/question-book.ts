@@ -34,6 +34,7 @@ const READ: { [K in QuestionKind]: (decision: Decision | 'refused') => AnswerOf[
   sampling: (decision) => (decision === 'refused' ? 'deny' : typeof decision === 'string' ? decision : undefined),
   review: (decision) => yesOrNo(decision),
   url: (decision) => yesOrNo(decision),
+  'tool-changes': (decision) => yesOrNo(decision),
   form: (decision): FormAnswer | undefined => {
     if (decision === 'refused') return { action: 'cancel' };
     if (decision === 'deny') return { action: 'decline' };

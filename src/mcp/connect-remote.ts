@@ -11,10 +11,12 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/types.js';
 import { errorMessage } from '../shared/errors.js';
-import { redactSecrets } from '../shared/log.js';
+import { type Logger, redactSecrets } from '../shared/log.js';
 import { type Connection, type ConnectOptions, createClient } from './connection.js';
-import { oauthFailure } from './oauth-policy.js';
-import { scriptOAuthProvider } from './oauth-provider.js';
+import { effectiveOAuth, oauthFailure } from './oauth-policy.js';
+import { StoredOAuthProvider } from './oauth-provider.js';
+import { watchScopeChallenges } from './oauth-scope.js';
+import { oauthStoreFor } from './oauth-store.js';
 import { createRemoteFetch } from './remote-fetch.js';
 import { CREDENTIAL_NAME, displayUrl, hideSecrets } from './server-secrets.js';
 import { SessionRecoveringTransport } from './session-recovery.js';
@@ -54,7 +56,7 @@ async function open(kind: TransportKind, attempt: Attempt): Promise<Client> {
   const seconds = attempt.options.timeoutMs / 1000;
   const timeoutMessage = `no answer from ${displayUrl(attempt.config.url)} within ${seconds} s`;
   if (remaining <= 0) throw new Error(timeoutMessage);
-  const client = createClient(attempt.options);
+  const client = createClient(attempt.options, attempt.config);
   let timer: NodeJS.Timeout | undefined;
   // The SDK bounds the initialize request, but not the SSE stream it opens first: bound the whole step here.
   const timedOut = new Promise<never>((_, reject) => {
@@ -106,18 +108,32 @@ function explainConnectFailure(error: unknown, config: RemoteServerConfig): Erro
   );
 }
 
+/** The provider every connection of a script or the chat uses: tokens from the store, never a browser. */
+function scriptOAuthProvider(
+  config: RemoteServerConfig,
+  fetch: FetchLike,
+  log: Logger,
+): StoredOAuthProvider | undefined {
+  const settings = effectiveOAuth(config);
+  if (!settings) return undefined;
+  const store = oauthStoreFor(config);
+  return new StoredOAuthProvider({ config, settings, store, fetch, log, mode: { kind: 'script' } });
+}
+
 /** `authProvider`: the login's own (`mcp-chat auth`); by default the script's, which never waits for a browser. */
 export async function connectRemote(
   config: RemoteServerConfig,
   options: ConnectOptions,
-  authProvider?: OAuthClientProvider,
+  authProvider?: StoredOAuthProvider,
 ): Promise<Connection> {
   const remote = await createRemoteFetch(config);
   const oauth = authProvider ?? scriptOAuthProvider(config, remote.fetch, options.log);
+  // The provider hears of a 403 for want of scope before the SDK acts on it (it would refresh, not step up).
+  const fetch = oauth ? watchScopeChallenges(remote.fetch, () => oauth.stepUpChallenged()) : remote.fetch;
   let client: Client;
   try {
     const deadline = Date.now() + options.timeoutMs;
-    client = await openWithFallback({ config, options, fetch: remote.fetch, deadline, authProvider: oauth });
+    client = await openWithFallback({ config, options, fetch, deadline, authProvider: oauth });
   } catch (error) {
     await remote.close().catch(() => undefined);
     throw explainConnectFailure(error, config);

@@ -40,7 +40,7 @@ async function connectStdio(config: StdioServerConfig, options: ConnectOptions):
   const stderrTail = new StderrTail(options.log, secrets);
   // The SDK hands out a PassThrough before spawning, so no early line is lost.
   if (transport.stderr instanceof Readable) stderrTail.attach(transport.stderr);
-  const client = createClient(options);
+  const client = createClient(options, config);
   client.onclose = options.onClosed;
   let closeReason: string | undefined;
   // A flood of garbage on stdout is one expected failure many times over: no stack trace, and a bounded count.

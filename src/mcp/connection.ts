@@ -12,10 +12,13 @@ import {
   ResourceUpdatedNotificationSchema,
   type Root,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerConfig } from '../config/types.js';
 import type { Logger } from '../shared/log.js';
 import { PACKAGE_VERSION } from '../shared/paths.js';
-import { LazySchemaValidator } from './lazy-schema-validator.js';
+import { LazySchemaValidator, registerSchemaValidator } from './lazy-schema-validator.js';
 import { answerServerRequests, SERVER_REQUEST_CAPABILITIES, type ServerRequestOptions } from './server-requests.js';
+import { secretValues } from './server-secrets.js';
+import { loggableLine } from './stderr-tail.js';
 
 export const CLIENT_INFO = { name: 'mcp-chat', version: PACKAGE_VERSION };
 
@@ -61,32 +64,54 @@ const LOG_LEVEL: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error' | 'fat
   emergency: 'fatal',
 };
 
+/** A log message's data as text: a server may send any JSON value, nested without bound. */
+function dataText(data: unknown): string {
+  if (typeof data === 'string') return data;
+  try {
+    return JSON.stringify(data) ?? String(data);
+  } catch {
+    return '[data that cannot be written as JSON]';
+  }
+}
+
+// Security: a log message is a server's stderr by another road, so it is logged the way its stderr
+// is: the secrets its entry gives it (also as JSON escapes them, inside an object) and token shapes
+// hidden, then cut. Its entry's secrets are looked up per message: OAuth tokens are learned later.
+function serverLogText(text: string, config: ServerConfig): string {
+  const secrets = secretValues(config);
+  const escaped = secrets.map((secret) => JSON.stringify(secret).slice(1, -1)).filter((e) => !secrets.includes(e));
+  return loggableLine(text, [...secrets, ...escaped]);
+}
+
 /**
- * A client that declares roots and answers `roots/list`, answers sampling and elicitation
- * requests (through `serverRequests`), refreshes on list-change announcements, and writes the
- * server's log messages to our log at their level.
+ * A client for `config`'s server that declares roots and answers `roots/list`, answers sampling
+ * and elicitation requests (through `serverRequests`), refreshes on list-change announcements,
+ * and writes the server's log messages to our log at their level.
  */
-export function createClient(options: ConnectOptions): Client {
+export function createClient(options: ConnectOptions, config: ServerConfig): Client {
   const changed = (list: ServerList) => ({
     autoRefresh: false,
     debounceMs: LIST_CHANGE_DEBOUNCE_MS,
     onChanged: () => options.onListChanged(list),
   });
+  const schemaValidator = new LazySchemaValidator();
   const client = new Client(CLIENT_INFO, {
     capabilities: { roots: { listChanged: true }, ...SERVER_REQUEST_CAPABILITIES },
     // Where the answers to requests a server sent as tasks wait until it asks for them.
     taskStore: new InMemoryTaskStore(),
-    jsonSchemaValidator: new LazySchemaValidator(),
+    jsonSchemaValidator: schemaValidator,
     listChanged: { tools: changed('tools'), prompts: changed('prompts'), resources: changed('resources') },
   });
+  registerSchemaValidator(client, schemaValidator);
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: options.roots }));
   answerServerRequests(client, { ...options.serverRequests, log: options.log });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) =>
     options.onResourceUpdated(params.uri),
   );
   client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+    const logger = params.logger === undefined ? {} : { logger: serverLogText(params.logger, config) };
     options.log[LOG_LEVEL[params.level]](
-      { mcpLevel: params.level, logger: params.logger, data: params.data },
+      { mcpLevel: params.level, ...logger, data: serverLogText(dataText(params.data), config) },
       'server log message',
     );
   });

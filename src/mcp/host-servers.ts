@@ -29,6 +29,16 @@ export class HostServers {
     throw new Error(`unknown server "${name}" (servers: ${this.names()})`);
   }
 
+  /** Names each server gives (`names`), by server name; servers with none are left out. */
+  namesBy(names: (server: ManagedServer) => string[]): Record<string, string[]> {
+    return Object.fromEntries(
+      this.servers.flatMap((server) => {
+        const found = names(server);
+        return found.length > 0 ? [[server.name, found]] : [];
+      }),
+    );
+  }
+
   /** The servers' names for a message, or `none`. */
   names(): string {
     return this.servers.map((server) => server.name).join(', ') || 'none';

@@ -18,6 +18,7 @@ import { toResultViews } from './content.js';
 import { HostNotifications } from './host-notifications.js';
 import { HostOffers } from './host-offers.js';
 import { HostServers, withoutCredentials } from './host-servers.js';
+import { type ToolVetting, withheldRefusal } from './held-tools.js';
 import { listHostTasks } from './host-tasks.js';
 import { ManagedServer, type ManagedServerDeps, type ServerStatus } from './managed-server.js';
 import { type ServerSetChange, serverSetChange } from './server-set-change.js';
@@ -41,6 +42,8 @@ export interface HostOptions {
   onOffersChanged?: (server: string) => void;
   /** Answers servers' sampling and elicitation requests; by default every one is declined. */
   serverRequests?: ServerRequestHandler;
+  /** Holds back each server's tools that changed since the user accepted them; none: all are offered. */
+  vetTools?: ToolVetting;
 }
 
 /** For a command with no one to ask and nothing to sample with (`tools`, `prompts`): every request declined. */
@@ -78,6 +81,7 @@ export class McpHost implements ToolHost {
       onResourceUpdated: options.onResourceUpdated ?? ignore,
       onOffersChanged: options.onOffersChanged ?? ignore,
       serverRequests: options.serverRequests ?? DECLINE_ALL,
+      ...(options.vetTools ? { vetTools: options.vetTools } : {}),
     };
     this.deps = deps;
     this.servers = new HostServers(configs.map((config) => new ManagedServer(config, deps)));
@@ -132,6 +136,8 @@ export class McpHost implements ToolHost {
    */
   requiresApproval(call: ToolCall): boolean {
     const server = this.servers.find(call.server);
+    // A tool held back is refused when called, so there is nothing to ask about.
+    if (server?.isWithheld(call.tool)) return this.judged.record(call, server, false);
     return this.judged.record(call, server, needsApproval(server, server && this.serverTool(server, call.tool)));
   }
 
@@ -172,6 +178,8 @@ export class McpHost implements ToolHost {
         true,
         `Tool "${call.tool}" of server "${server.name}" is turned off in its config entry; do without it.`,
       );
+    // Security: a tool new or changed since the user accepted the server's tools waits for their yes.
+    if (server.isWithheld(call.tool)) return finish(true, withheldRefusal(server.name, call.tool));
     const tool = this.serverTool(server, call.tool);
     if (!tool) {
       const known = this.listTools().flatMap((offered) => (offered.server === server.name ? [offered.name] : []));
@@ -201,12 +209,12 @@ export class McpHost implements ToolHost {
 
   /** Tools each server's entry turns off (`includeTools`, `excludeTools`), by server, for `tools`. */
   turnedOffTools(): Record<string, string[]> {
-    return Object.fromEntries(
-      this.servers
-        .all()
-        .filter((server) => server.turnedOffTools().length > 0)
-        .map((server) => [server.name, server.turnedOffTools()]),
-    );
+    return this.servers.namesBy((server) => server.turnedOffTools());
+  }
+
+  /** Tools held back from the model until the user accepts them (new or changed since), by server, for `tools`. */
+  heldBackTools(): Record<string, string[]> {
+    return this.servers.namesBy((server) => server.heldBackTools());
   }
 
   /** Every ready server's prompts; a server whose listing fails is left out and logged. */

@@ -18,6 +18,7 @@ import { ServerLifecycle, type ServerState, type Session } from './server-lifecy
 import { errorWithoutSecrets, hideSecrets, secretValues } from './server-secrets.js';
 import { instructionsForModel } from './server-instructions.js';
 import { filterTools } from './tool-filter.js';
+import { HeldTools, type ToolVetting } from './held-tools.js';
 import { SessionTasks } from './session-tasks.js';
 import { WatchedResources } from './watched-resources.js';
 
@@ -51,6 +52,8 @@ export interface ManagedServerDeps {
   onOffersChanged: (server: string) => void;
   /** Answers the server's sampling and elicitation requests. */
   serverRequests: ServerRequestHandler;
+  /** Holds back tools that changed since the user accepted them; none: every tool is offered. */
+  vetTools?: ToolVetting;
 }
 
 /** Completions a server may ask of the user's model during one tool call: enough for real work, not a loop. */
@@ -58,7 +61,9 @@ export const MAX_SAMPLING_PER_CALL = 10;
 
 export class ManagedServer {
   private readonly lifecycle: ServerLifecycle;
+  /** The tools the entry does not turn off, offered or held back. */
   private tools: Tool[] = [];
+  private readonly held: HeldTools;
   private toolsTurnedOff: string[] = [];
   /** The server's `instructions` for the model, from the last `initialize`; set with the tools it goes with. */
   private instructionsText: string | undefined;
@@ -78,6 +83,7 @@ export class ManagedServer {
     this.log = deps.log.child({ server: config.name });
     this.tasks = new SessionTasks(config.name);
     this.watched = new WatchedResources(config, this.log);
+    this.held = new HeldTools(config, deps.vetTools, () => deps.onChange(this.status()));
     const { failures, cooldownMs } = config.breaker ?? DEFAULT_BREAKER;
     this.breaker = new CircuitBreaker({ failures, cooldownMs, ceilingMs: Math.max(BREAKER_CEILING_MS, cooldownMs) });
     this.lifecycle = new ServerLifecycle(config, this.log, {
@@ -96,7 +102,7 @@ export class ManagedServer {
       name: this.name,
       kind: this.config.kind,
       state: this.lifecycle.state,
-      toolCount: this.tools.length,
+      toolCount: this.held.offered().length,
       startMs: this.lifecycle.startMs,
       lastError: this.lifecycle.lastError,
       description: this.config.description,
@@ -111,7 +117,16 @@ export class ManagedServer {
 
   listTools(): Tool[] {
     const state = this.lifecycle.state;
-    return state === 'ready' || state === 'crashed' ? this.tools : NO_TOOLS;
+    return state === 'ready' || state === 'crashed' ? this.held.offered() : NO_TOOLS;
+  }
+
+  /** A tool of the server held back from the model until the user accepts it (it is new or changed). */
+  isWithheld(tool: string): boolean {
+    return this.held.isWithheld(tool);
+  }
+
+  heldBackTools(): string[] {
+    return this.held.withheldNames();
   }
 
   /** Changes only with the tool list (each start lists the tools again): a catalogue kept per tool list holds it. */
@@ -146,7 +161,7 @@ export class ManagedServer {
     this.instructionsText = instructionsForModel(connection.client.getInstructions(), this.config);
     this.setTools(tools);
     await this.watched.subscribeAgain(connection.client);
-    return { tools: this.tools.length };
+    return { tools: this.held.offered().length };
   }
 
   private countSampling(): void {
@@ -183,11 +198,15 @@ export class ManagedServer {
     }
   }
 
-  /** The server's tools less those its entry turns off (`includeTools`, `excludeTools`), which are remembered by name. */
+  /**
+   * The server's tools less those its entry turns off (`includeTools`, `excludeTools`), which are
+   * remembered by name; of the rest, those the user has not accepted as they are now wait.
+   */
   private setTools(tools: Tool[]): void {
     const { enabled, disabled } = filterTools(tools, this.config);
     this.tools = enabled;
     this.toolsTurnedOff = disabled;
+    this.held.set(enabled);
   }
 
   /**

@@ -125,9 +125,10 @@ export async function login(config: RemoteServerConfig, options: LoginOptions): 
   const settings = requireOAuth(config);
   const { log, say } = options;
   const store = oauthStoreFor(config, options.env);
-  const { requestedScope } = store.read();
+  const { requestedScope, tokens } = store.read();
   // A redo starts from no tokens; the registered client and what discovery found are kept.
-  store.update((stored) => withoutKeys(stored, 'tokens', 'expiresAt'));
+  // A first sign-in writes nothing until there is something to keep (one refused leaves no file).
+  if (tokens) store.update((stored) => withoutKeys(stored, 'tokens', 'expiresAt'));
   const callback = settings.grant === 'client_credentials' ? undefined : await listenForCallback(settings.callbackPort);
   const remote = await createRemoteFetch(config);
   try {

@@ -42,6 +42,10 @@ export function oauthFailure(error: unknown, config: RemoteServerConfig): Error 
     : undefined;
 }
 
+/** What is left for a server OAuth cannot be used with: a token the user gets some other way. */
+const tokenInstead = (server: string): string =>
+  `if the server takes a token instead, add "headers": { "Authorization": "Bearer \${TOKEN}" } to the "${server}" entry`;
+
 /**
  * Why a server that has not refused what was stored still needs a person: it asks for more access
  * than the stored token has (a scope), or it publishes no OAuth metadata to authorise with.
@@ -58,9 +62,36 @@ export function authorisationNeeded(
   const advertised = discovery?.resourceMetadata !== undefined || discovery?.authorizationServerMetadata !== undefined;
   return new AuthorisationNeeded(
     server,
-    advertised
-      ? undefined
-      : `it publishes no OAuth metadata; if it takes a token instead, add "headers": { "Authorization": "Bearer \${TOKEN}" } to the "${server}" entry`,
+    advertised ? undefined : `it publishes no OAuth metadata; ${tokenInstead(server)}`,
+  );
+}
+
+/** The PKCE method the SDK sends: OAuth 2.1 requires it of every client able to compute a SHA-256. */
+const PKCE_METHOD = 'S256';
+
+/**
+ * Security: why an authorization-code flow must not start with this authorization server, if it
+ * must not. A code that comes back to the loopback callback can be read by anything listening
+ * there; PKCE is what makes it useless to them, and only the server's metadata says the server
+ * checks it (MCP 2025-11-25, "Authorization Code Protection": no `code_challenge_methods_supported`,
+ * or one without S256, and the client refuses). A server that publishes neither protected-resource
+ * nor authorization-server metadata is a 2025-03-26 one on its default endpoints, which that
+ * revision requires to take PKCE: the flow goes on, with S256, as it says.
+ */
+export function pkceRefusal(server: string, discovery: OAuthDiscoveryState): Error | undefined {
+  const metadata = discovery.authorizationServerMetadata;
+  const methods = metadata?.code_challenge_methods_supported;
+  if (methods?.includes(PKCE_METHOD)) return undefined;
+  if (!metadata && !discovery.resourceMetadata) return undefined;
+  const why = !metadata
+    ? 'publishes no authorization server metadata, so whether it checks PKCE cannot be known'
+    : methods
+      ? `offers PKCE only with ${methods.map((method) => JSON.stringify(method)).join(', ') || 'no method'}, not ${PKCE_METHOD}`
+      : 'does not say it supports PKCE (its metadata has no code_challenge_methods_supported)';
+  return new Error(
+    `refused to sign in: the authorization server ${discovery.authorizationServerUrl} ${why}, ` +
+      `and without PKCE (${PKCE_METHOD}) an intercepted authorization code could be used by someone else. ` +
+      `Nothing was opened or stored. Ask the server's operator to enable PKCE with ${PKCE_METHOD}; ${tokenInstead(server)}`,
   );
 }
 

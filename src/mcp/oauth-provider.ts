@@ -24,8 +24,9 @@ import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import type { AuthorizationCallback } from './oauth-callback.js';
 import { AuthorisationNeeded } from './authorisation-needed.js';
-import { authorisationNeeded, effectiveOAuth, privateKeyJwt } from './oauth-policy.js';
-import { type OAuthStore, oauthStoreFor, type StoredOAuth, withoutKeys } from './oauth-store.js';
+import { authorisationNeeded, pkceRefusal, privateKeyJwt } from './oauth-policy.js';
+import { rememberStepUp, withGrantedScopes } from './oauth-scope.js';
+import { type OAuthStore, type StoredOAuth, withoutKeys } from './oauth-store.js';
 import { addSecretValues, hideSecrets } from './server-secrets.js';
 
 export interface LoginMode {
@@ -63,6 +64,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   /** The code the browser will bring for the state just handed out, armed once the URL is shown (login mode). */
   private expecting: Promise<string> | undefined;
   private pendingCode: Promise<string> | undefined;
+  /** The scope the authorization just shown asked for: what its token has when the answer does not say. */
+  private asked: string | undefined;
+  /** The server refused a request for want of scope: the next authorization must be a new one, with more. */
+  private steppingUp = false;
   private authorizations = 0;
   private refreshingEarly = false;
   /** What discovery found in this process (a script keeps it here only). */
@@ -125,6 +130,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
+    // Discovery may come from the store, from an earlier sign-in: checked here too, before any registration.
+    this.refuseWithoutPkce(this.discoveryState());
     const { settings, store, mode } = this.options;
     if (settings.clientId !== undefined)
       return {
@@ -160,18 +167,29 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   async tokens(): Promise<OAuthTokens | undefined> {
     const stored = this.options.store.read();
     if (!stored.tokens) return undefined;
-    this.remember([stored.tokens.access_token, stored.tokens.refresh_token, stored.tokens.id_token]);
+    const { refresh_token: refreshToken, ...withoutRefresh } = stored.tokens;
+    this.remember([stored.tokens.access_token, refreshToken, stored.tokens.id_token]);
+    // The SDK refreshes whenever it holds a refresh token, and a refreshed token keeps its old scope.
+    if (this.steppingUp) return withoutRefresh;
     const expiring = stored.expiresAt !== undefined && stored.expiresAt - Date.now() < REFRESH_MARGIN_MS;
-    if (!expiring || !stored.tokens.refresh_token || this.refreshingEarly) return stored.tokens;
+    if (!expiring || !refreshToken || this.refreshingEarly) return stored.tokens;
     await this.refreshEarly();
     return this.options.store.read().tokens;
   }
 
+  /** A 403 `insufficient_scope` has just come (see watchScopeChallenges): the SDK's step-up must authorize anew. */
+  stepUpChallenged(): void {
+    this.steppingUp = true;
+  }
+
   saveTokens(tokens: OAuthTokens): void {
+    this.steppingUp = false;
     this.remember([tokens.access_token, tokens.refresh_token, tokens.id_token]);
     const expiresAt = tokens.expires_in === undefined ? undefined : Date.now() + tokens.expires_in * 1000;
     this.options.store.update((stored) => {
-      const next = { ...stored, tokens };
+      // RFC 6749 §5.1, §6: a token answer leaves the scope out when it is the one asked for, or the one refreshed.
+      const scope = tokens.scope ?? this.asked ?? stored.tokens?.scope;
+      const next = { ...stored, tokens: scope === undefined ? tokens : { ...tokens, scope } };
       delete next.expiresAt;
       return expiresAt === undefined ? next : { ...next, expiresAt };
     });
@@ -180,8 +198,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const { mode } = this.options;
+    this.steppingUp = false;
     if (mode.kind === 'script' || this.refreshingEarly) {
-      this.rememberRequestedScope(authorizationUrl);
+      if (mode.kind === 'script') rememberStepUp(this.options.store, authorizationUrl);
       throw this.needsAuthorisation(authorizationUrl);
     }
     this.authorizations += 1;
@@ -192,7 +211,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
           `${scope ? ` (it asks for scope "${scope}")` : ''}: it asks for more access than it grants`,
       );
     }
-    await mode.onAuthorizationUrl(authorizationUrl);
+    // A step-up within this sign-in keeps what it already granted (the login started from no tokens).
+    const url = withGrantedScopes(authorizationUrl, this.options.store.read().tokens?.scope);
+    this.asked = url.searchParams.get('scope') ?? undefined;
+    await mode.onAuthorizationUrl(url);
     this.pendingCode = this.expecting;
     this.expecting = undefined;
   }
@@ -228,6 +250,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(discovery: OAuthDiscoveryState): void {
+    this.refuseWithoutPkce(discovery);
     this.discovered = discovery;
     // A script that was refused leaves no file behind: only a server with a client of ours keeps its discovery.
     const { mode, store } = this.options;
@@ -252,11 +275,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  /** A step-up (more scope than the stored token has): the next `mcp-chat auth` asks for it. */
-  private rememberRequestedScope(url: URL): void {
-    const scope = url.searchParams.get('scope');
-    if (!scope || this.options.mode.kind !== 'script') return;
-    this.options.store.update((stored) => (stored.tokens ? { ...stored, requestedScope: scope } : stored));
+  /** Security: a person is sent to approve access only where PKCE is known to be checked (see pkceRefusal). */
+  private refuseWithoutPkce(discovery: OAuthDiscoveryState | undefined): void {
+    const refusal = this.options.mode.kind === 'login' && discovery ? pkceRefusal(this.name, discovery) : undefined;
+    if (refusal) throw refusal;
   }
 
   private needsAuthorisation(url?: URL): AuthorisationNeeded {
@@ -269,22 +291,4 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private remember(values: (string | undefined)[]): void {
     addSecretValues(this.options.config, values);
   }
-}
-
-/** The provider every connection of a script or the chat uses: tokens from the store, never a browser. */
-export function scriptOAuthProvider(
-  config: RemoteServerConfig,
-  fetch: FetchLike,
-  log: Logger,
-): StoredOAuthProvider | undefined {
-  const settings = effectiveOAuth(config);
-  if (!settings) return undefined;
-  return new StoredOAuthProvider({
-    config,
-    settings,
-    store: oauthStoreFor(config),
-    fetch,
-    log,
-    mode: { kind: 'script' },
-  });
 }

@@ -6,6 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { callToolAsTask, runsAsTask, type TaskCallOptions } from './task-call.js';
+import { outputSchemasReady } from './lazy-schema-validator.js';
 
 /** However long a call keeps reporting progress, it is cancelled after this (or its own timeout, if longer). */
 const PROGRESS_CEILING_MS = 30 * 60_000;
@@ -15,13 +16,15 @@ export interface ServerCallOptions extends Omit<TaskCallOptions, 'idleMs' | 'cei
   timeoutMs: number;
 }
 
-export function callServerTool(
+export async function callServerTool(
   client: Client,
   spec: Tool | undefined,
   tool: string,
   args: Record<string, unknown>,
   options: ServerCallOptions,
 ): Promise<CallToolResult> {
+  // A result is checked against its tool's output schema as it arrives: the checker must be loaded.
+  await outputSchemasReady(client);
   const { timeoutMs, ...taskOptions } = options;
   const ceilingMs = Math.max(timeoutMs, PROGRESS_CEILING_MS);
   if (runsAsTask(client, spec))

@@ -6,13 +6,23 @@
  */
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { Logger } from '../shared/log.js';
+import { type Logger, redactSecrets } from '../shared/log.js';
 import { hideValues } from './server-secrets.js';
 
 /** Lines of a server's stderr kept for error messages. */
 const TAIL_LINES = 12;
 /** A single stderr line longer than this is cut: a flood must not fill memory or the log. */
 const MAX_LINE_CHARS = 2_000;
+
+/**
+ * What a server said, fit for the log and an error message: the secrets it was given and
+ * token shapes hidden first, then cut, so a secret that straddles the cut is hidden whole. Its
+ * stderr and its log messages (`notifications/message`) both go through it.
+ */
+export function loggableLine(raw: string, secrets: readonly string[]): string {
+  const line = redactSecrets(hideValues(raw, secrets));
+  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
+}
 
 export class StderrTail {
   private readonly lines: string[] = [];
@@ -55,8 +65,7 @@ export class StderrTail {
 
   private push(raw: string): void {
     // Security: the child's secrets are hidden before the line is cut, logged or kept.
-    const line = hideValues(raw.endsWith('\r') ? raw.slice(0, -1) : raw, this.secrets);
-    const capped = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
+    const capped = loggableLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw, this.secrets);
     this.log.info({ stream: 'stderr' }, capped);
     this.lines.push(capped);
     if (this.lines.length > TAIL_LINES) this.lines.shift();

@@ -31,11 +31,15 @@ function budgetLine(tools: ToolSpec[], { numCtx, budgetShare }: ToolBudget): str
         'ranked for it, and find_tools for the rest.';
 }
 
-/** `turnedOff`: tools each server's entry turns off (`includeTools`, `excludeTools`), named at the end. */
+/**
+ * `turnedOff`: tools each server's entry turns off (`includeTools`, `excludeTools`); `heldBack`:
+ * tools new or changed since the user accepted them. Both are named at the end.
+ */
 export function formatToolList(
   tools: ToolSpec[],
   budget: ToolBudget,
   turnedOff: Record<string, string[]> = {},
+  heldBack: Record<string, string[]> = {},
 ): string {
   const lines: string[] = [];
   for (const server of [...new Set(tools.map((tool) => tool.server))]) {
@@ -45,9 +49,15 @@ export function formatToolList(
       lines.push(`  ${tool.name}(${describeParameters(tool)})${summary ? `  ${summary}` : ''}`);
     }
   }
-  const off = Object.entries(turnedOff).map(
-    ([server, names]) => `Turned off in ${server}'s config entry (not offered, not callable): ${names.join(', ')}`,
-  );
+  const off = [
+    ...Object.entries(turnedOff).map(
+      ([server, names]) => `Turned off in ${server}'s config entry (not offered, not callable): ${names.join(', ')}`,
+    ),
+    ...Object.entries(heldBack).map(
+      ([server, names]) =>
+        `Held back from the model, new or changed since you accepted ${server}'s tools (mcp-chat tools --changes): ${names.join(', ')}`,
+    ),
+  ];
   if (lines.length === 0 && off.length === 0) return 'No tools: no server is running.';
   return [...lines, ...(off.length > 0 ? ['', ...off] : []), '', budgetLine(tools, budget)].join('\n');
 }

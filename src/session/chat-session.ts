@@ -110,6 +110,11 @@ export class ChatSession {
       yield input;
       return;
     }
+    // Security: a prompt's messages are shown before the model is sent them, every one, whatever its role.
+    if (input.prompt) {
+      const { server, name } = input.prompt;
+      yield { type: 'prompt-messages', server, prompt: name, messages: input.messages };
+    }
     for (const text of input.notices) yield { type: 'notice', text };
     const compacted = await this.compactor.beforeTurn(input.messages, signal);
     if (compacted?.type === 'cancelled') {
@@ -128,8 +133,12 @@ export class ChatSession {
     return this.questions.answer(id, decision);
   }
 
-  /** Hears the servers' questions as they are asked and settled (a front end that can ask a person). */
+  /**
+   * Hears the servers' questions as they are asked and settled (a front end that can ask a person),
+   * those asked before it listened first: servers start before the REPL's first frame.
+   */
   subscribeQuestions(listener: (change: QuestionChange) => void): () => void {
+    for (const question of this.questions.waiting()) listener({ type: 'asked', question });
     return this.questions.subscribe(listener);
   }
 

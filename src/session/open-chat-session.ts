@@ -11,6 +11,8 @@ import type { Runtime } from './runtime.js';
 import { ServerRequestGate } from './server-request-gate.js';
 import { QuestionBook } from '../engine/question-book.js';
 import type { SessionKeeper } from '../state/session-keeper.js';
+import { ToolPinStore } from '../state/tool-pin-store.js';
+import { ToolPinGate } from './tool-pin-gate.js';
 
 /** The REPL's session: servers not started yet (the caller starts them behind the first frame). */
 export function openChatSession(runtime: Runtime, keeper?: SessionKeeper): { session: ChatSession; host: McpHost } {
@@ -30,6 +32,17 @@ export function openChatSession(runtime: Runtime, keeper?: SessionKeeper): { ses
     openUrl,
     onRecord: records.notify,
   });
+  const pins = runtime.toolPins;
+  // The user is asked about tools new or changed since they accepted them (the question feed).
+  const vetTools =
+    pins &&
+    new ToolPinGate({
+      store: new ToolPinStore(pins.file),
+      questions,
+      acceptForRun: pins.acceptForRun,
+      notify: notices.notify,
+      log: runtime.log,
+    });
   const host = new McpHost(servers, {
     log: runtime.log,
     onStatus: () => status.notify(),
@@ -37,6 +50,7 @@ export function openChatSession(runtime: Runtime, keeper?: SessionKeeper): { ses
     onResourceUpdated: (server, uri) => notices.notify(`@${server}:${uri} changed.`),
     onOffersChanged: () => offersChanged.notify(),
     serverRequests,
+    ...(vetTools ? { vetTools } : {}),
   });
   const session = new ChatSession(runtime, host, llm, {
     status,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { loadConfigContent, type LoadConfigOptions } from '../config/load.js';
 import { readConfigBytes } from '../config/json-text.js';
 import { sha256, TRUST_FILE_NAME, TrustStore } from '../state/trust-store.js';
+import { toolPinsFile } from '../state/tool-pin-store.js';
 import { ConfigError } from '../shared/errors.js';
 import { parseThinkFlag } from '../config/think.js';
 import type { AppConfig } from '../config/types.js';
@@ -26,6 +27,14 @@ export interface GlobalOptions {
   trust?: boolean;
   /** `--think [on|off|low|medium|high]`: over the config's `ollama.think`; bare is `true`. */
   think?: string | boolean;
+  /** `--accept-tool-changes`: offer tools new or changed since they were accepted, for this run only. */
+  acceptToolChanges?: boolean;
+}
+
+/** Where the user's tool pins are kept, and whether this run offers what changed unasked. */
+export interface ToolPinSettings {
+  file: string;
+  acceptForRun: boolean;
 }
 
 export interface Runtime {
@@ -34,6 +43,8 @@ export interface Runtime {
   debug: boolean;
   /** The config file in use and how to read it again, as it was found and trusted (the REPL's live reload). */
   configFile?: ConfigFile;
+  /** Tools new or changed since the user accepted them wait (tool-pin-gate.ts); none: every tool is offered. */
+  toolPins?: ToolPinSettings;
 }
 
 export interface ConfigFile {
@@ -71,8 +82,9 @@ function trustedNow(found: GateResult, content: Buffer, store: TrustStore): bool
 
 export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks): Promise<Runtime> {
   const cwd = process.cwd();
-  // Security: the store is located before any .env is read, so a .env cannot move it (XDG_STATE_HOME).
+  // Security: the stores are located before any .env is read, so a .env cannot move them (XDG_STATE_HOME).
   const store = openTrustStore();
+  const toolPins = { file: toolPinsFile(process.env), acceptForRun: options.acceptToolChanges === true };
   const load: LoadConfigOptions = {
     configPath: options.config,
     cwd,
@@ -91,7 +103,7 @@ export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks)
   });
   const config = withThinkFlag(loadConfigContent(found.path, found.content, load), options.think);
   const debug = options.debug === true;
-  const log = await openLogger({ ...config.logging, level: debug ? 'debug' : config.logging.level });
+  const log = openLogger({ ...config.logging, level: debug ? 'debug' : config.logging.level });
   if (store.problem) log.warn({ trustFile: store.file }, `trust store ignored: ${store.problem}`);
   for (const line of found.refused) log.warn(line);
   log.info({ config: config.source, origin: found.origin, model: config.ollama.model }, 'mcp-chat starting');
@@ -108,5 +120,5 @@ export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks)
       );
     return withThinkFlag(loadConfigContent(found.path, content, load), options.think);
   };
-  return { config, log, debug, configFile: { path: found.path, read } };
+  return { config, log, debug, configFile: { path: found.path, read }, toolPins };
 }

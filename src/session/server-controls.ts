@@ -89,6 +89,11 @@ export class ServerControls {
     return this.host.turnedOffTools();
   }
 
+  /** Tools held back until the user accepts them (new or changed since they did), for `tools`. */
+  heldBackTools(): Record<string, string[]> {
+    return this.host.heldBackTools();
+  }
+
   /** `/loglevel <server> <level>`: which of its log messages the server sends (they go to the log file). */
   async setServerLogLevel(server: string, level: string): Promise<string> {
     if (!isLoggingLevel(level)) throw new Error(`log levels: ${LOGGING_LEVELS.join(', ')}`);

@@ -3,7 +3,7 @@
  * `elicitation`: ask, allow, deny), then the user where one is at the keyboard. A script has
  * no one to ask: what would ask is declined (and said on stderr), except sampling under
  * `--yes`. Nothing reaches the model, and no browser opens, without the policy's or the user's
- * say; a URL is never opened by a script.
+ * say; a URL is never opened by a script, and one that is not http or https never at all.
  */
 import {
   DeclinedRequest,
@@ -21,6 +21,7 @@ import {
 import type { ServerConfig, ServerRequestPolicy } from '../config/types.js';
 import type { QuestionBook } from '../engine/question-book.js';
 import type { Logger } from '../shared/log.js';
+import { urlRefusal } from './open-url.js';
 import { chooseModel, sample, type SamplerModel } from './sampler.js';
 
 export interface GateOptions {
@@ -193,6 +194,12 @@ export class ServerRequestGate implements ServerRequestHandler {
   private async decideUrl(request: UrlRequest, signal: AbortSignal): Promise<UrlAnswer> {
     const { server } = request;
     if (this.policy(server, 'elicitation') === 'deny') return 'decline';
+    // Security: a URL that is not a web page's is refused before anyone is asked (see open-url.ts).
+    const refusal = urlRefusal(request.url);
+    if (refusal) {
+      this.options.notify(`${server} asked you to open ${request.url}; refused: ${refusal}.`);
+      return 'decline';
+    }
     const questions = this.person();
     if (!questions) {
       this.options.notify(`${server} asked you to open ${request.url}; declined: no one is here to say yes.`);

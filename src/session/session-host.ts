@@ -25,6 +25,7 @@ export type SessionHost = ToolHost &
     | 'listTasks'
     | 'setEnabled'
     | 'turnedOffTools'
+    | 'heldBackTools'
     | 'reconfigure'
   >;
 

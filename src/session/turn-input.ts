@@ -16,7 +16,8 @@ export interface OfferHost {
 }
 
 export type ResolvedInput =
-  | { type: 'messages'; messages: ChatMessage[]; notices: string[] }
+  /** `prompt`: the server's prompt the messages are, to be shown before they go (see `prompt-messages`). */
+  | { type: 'messages'; messages: ChatMessage[]; notices: string[]; prompt?: { server: string; name: string } }
   /** The line itself is wrong (`usage`, a missing argument), or what it names could not be had. */
   | Extract<TurnEvent, { type: 'error' }>;
 
@@ -81,8 +82,7 @@ async function runPrompt(
   }
   try {
     const messages = await host.getPrompt(prompt.server, prompt.name, args);
-    const count = `${messages.length} message${messages.length === 1 ? '' : 's'}`;
-    return { type: 'messages', messages, notices: [`prompt ${prompt.server}:${prompt.name}: ${count}`] };
+    return { type: 'messages', messages, notices: [], prompt: { server: prompt.server, name: prompt.name } };
   } catch (error) {
     return { type: 'error', message: errorMessage(error), kind: 'failed' };
   }

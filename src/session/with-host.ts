@@ -4,7 +4,9 @@
  * The host's code (the SDK's client among it) is loaded here, only by commands that start servers.
  */
 import type { HostOptions, McpHost } from '../mcp/host.js';
+import { ToolPinStore } from '../state/tool-pin-store.js';
 import type { Runtime } from './runtime.js';
+import { ToolPinGate } from './tool-pin-gate.js';
 
 /** Exit status for a process ended by a signal: 128 + the signal number. */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
@@ -14,12 +16,48 @@ export interface HostNotices {
   warn: (line: string) => void;
   /** One line each for servers disabled by their config (a missing variable); defaults to `warn`. */
   disabled?: (line: string) => void;
+  /** One line per server whose tools changed since the user accepted them; defaults to `warn`. */
+  toolChanges?: (line: string) => void;
 }
 
-export async function withHost<T>(
+/** A script's pin gate: no one to ask, so what changed is refused (or offered for the run, with the flag). */
+function scriptPins(runtime: Runtime, notices: HostNotices): ToolPinGate | undefined {
+  const settings = runtime.toolPins;
+  if (!settings) return undefined;
+  return new ToolPinGate({
+    store: new ToolPinStore(settings.file),
+    acceptForRun: settings.acceptForRun,
+    notify: notices.toolChanges ?? notices.warn,
+    log: runtime.log,
+  });
+}
+
+export function withHost<T>(
   runtime: Runtime,
   notices: HostNotices,
-  run: (host: McpHost) => Promise<T>,
+  /** `pins`: what waits for the user's acceptance (`tools --changes`); none when nothing is pinned. */
+  run: (host: McpHost, pins: ToolPinGate | undefined) => Promise<T>,
+  hostOptions: Partial<HostOptions> = {},
+): Promise<T> {
+  return withHostAnd(
+    runtime,
+    notices,
+    () => Promise.resolve(undefined),
+    (host, _prepared, pins) => run(host, pins),
+    hostOptions,
+  );
+}
+
+/**
+ * `withHost`, with `meanwhile` (such as loading the code that comes next) begun once the servers
+ * are starting: a child's start-up is time the command would otherwise spend waiting. `run` gets
+ * what it resolved to; a failure of either ends the command like any other.
+ */
+export async function withHostAnd<T, P>(
+  runtime: Runtime,
+  notices: HostNotices,
+  meanwhile: () => Promise<P>,
+  run: (host: McpHost, prepared: P, pins: ToolPinGate | undefined) => Promise<T>,
   hostOptions: Partial<HostOptions> = {},
 ): Promise<T> {
   let host: McpHost | undefined;
@@ -37,18 +75,23 @@ export async function withHost<T>(
       (notices.disabled ?? notices.warn)(`${disabled.name}: disabled (${disabled.reason})`);
     }
     const { McpHost } = await import('../mcp/host.js');
+    const pins = scriptPins(runtime, notices);
     host = new McpHost(runtime.config.servers, {
       log: runtime.log,
       roots: runtime.config.roots,
+      ...(pins ? { vetTools: pins } : {}),
       ...hostOptions,
     });
-    await host.start();
+    const started = host.start();
+    const prepared = meanwhile();
+    // Neither is left unawaited when the other fails: the host is closed below either way.
+    const [, ready] = await Promise.all([started, prepared]);
     for (const status of host.statuses()) {
       if (status.state === 'failed') notices.warn(`${status.name}: ${status.lastError ?? 'failed to start'}`);
     }
     // Security: a tool renamed because its name read as another server's is said, not only logged.
     for (const line of host.nameWarnings()) notices.warn(line);
-    return await run(host);
+    return await run(host, ready, pins);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -1,16 +1,18 @@
 /**
- * The log file, kept by size. pino-roll writes `<name>.<n>.<ext>` beside the configured path, starts
- * the next number when a file reaches `maxBytes`, and deletes the oldest beyond `files`.
+ * The log file, kept by size: `<name>.<n>.<ext>` beside the configured path, the next number started
+ * when a file would grow past `maxBytes`, the oldest deleted beyond `files` (those of earlier runs
+ * too, so the total stays bounded across restarts). A run goes on in the newest file it finds.
  *
- * It runs in this process as the stream pino writes to, not as a pino transport: a transport is a
- * worker thread that loads its target by file path, and the bundled CLI has no such file.
+ * Written here on pino's own file stream rather than with a rotation package: the one pino offers
+ * (pino-roll) brings a date library for the time-based rotation this log does not use, and would
+ * be read at every start for it.
  *
  * The configured path itself becomes a symbolic link to the file being written, so whoever was told
  * "the log is at `logging.file`" (`tail -F`, a script, a bug report) reads the live log.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import pinoRoll, { type RollStream } from 'pino-roll';
+import { pino } from 'pino';
 
 export interface RotationOptions {
   /** Where the log is read: a link to the numbered file being written. */
@@ -21,46 +23,155 @@ export interface RotationOptions {
   files?: number;
 }
 
-export type { RollStream };
-
 const MEGABYTE = 1024 * 1024;
 
 /** Five files of 10 MB: days of debug logging, and 50 MB at most whatever floods it. */
 export const ROTATION_DEFAULTS = { maxBytes: 10 * MEGABYTE, files: 5 } as const;
 
+/** Security: the log holds what servers and the model said; only its owner reads it. */
+const FILE_MODE = 0o600;
+const FOLDER_MODE = 0o700;
+
+type FileStream = ReturnType<typeof pino.destination>;
+
+/** What pino writes to: whole records, one `write` each. */
+export class RotatingLog {
+  private stream: FileStream;
+  private size: number;
+
+  constructor(
+    private readonly numbered: NumberedFiles,
+    private readonly limits: Required<Omit<RotationOptions, 'file'>>,
+    private readonly onRoll: (file: string) => void,
+  ) {
+    this.stream = openFile(numbered.current());
+    this.size = fs.statSync(numbered.current()).size;
+  }
+
+  /** The numbered file being written now. */
+  get file(): string {
+    return this.numbered.current();
+  }
+
+  write(record: string): boolean {
+    const bytes = Buffer.byteLength(record);
+    // A file holds at least one record, however large: a record is never split across two.
+    if (this.size > 0 && this.size + bytes > this.limits.maxBytes) this.roll();
+    this.size += bytes;
+    return this.stream.write(record);
+  }
+
+  flushSync(): void {
+    this.stream.flushSync();
+  }
+
+  end(): void {
+    this.stream.end();
+  }
+
+  private roll(): void {
+    this.stream.flushSync();
+    this.stream.end();
+    this.stream = openFile(this.numbered.next());
+    this.size = 0;
+    this.numbered.keepNewest(this.limits.files);
+    this.onRoll(this.numbered.current());
+  }
+}
+
+/** Synchronous writes: a crash mid-turn must still leave a complete, readable log. */
+function openFile(file: string): FileStream {
+  const stream = pino.destination({ dest: file, sync: true, mode: FILE_MODE });
+  narrow(file);
+  return stream;
+}
+
 /**
- * Opens the stream; `onLinkProblem` hears when the link at `file` could not be placed (the log is
+ * A file made by an older version, or by hand, may be readable by others. One that cannot be
+ * narrowed (not the user's own) is left as it is and still written: logging never stops the chat.
+ */
+function narrow(file: string): void {
+  try {
+    fs.chmodSync(file, FILE_MODE);
+  } catch {
+    // Left as it is.
+  }
+}
+
+/** The `<name>.<n>.<ext>` files beside the configured path. */
+export class NumberedFiles {
+  private readonly dir: string;
+  private readonly stem: string;
+  private readonly extension: string;
+  private number: number;
+
+  constructor(file: string) {
+    this.dir = path.dirname(file);
+    this.extension = path.extname(file);
+    this.stem = path.basename(file, this.extension);
+    this.number = Math.max(1, ...this.existing());
+  }
+
+  current(): string {
+    return this.nameOf(this.number);
+  }
+
+  next(): string {
+    this.number += 1;
+    return this.current();
+  }
+
+  /** Narrows every file to the owner's alone: an older version made them 0644. */
+  narrowAll(): void {
+    for (const number of this.existing()) narrow(this.nameOf(number));
+  }
+
+  /** Deletes all but the `count` newest, the one being written included. */
+  keepNewest(count: number): void {
+    for (const number of this.existing().filter((number) => number <= this.number - count))
+      fs.rmSync(this.nameOf(number), { force: true });
+  }
+
+  private nameOf(number: number): string {
+    return path.join(this.dir, `${this.stem}.${number}${this.extension}`);
+  }
+
+  private existing(): number[] {
+    const prefix = `${this.stem}.`;
+    return fs.readdirSync(this.dir).flatMap((name) => {
+      if (!name.startsWith(prefix) || !name.endsWith(this.extension)) return [];
+      const digits = name.slice(prefix.length, name.length - this.extension.length);
+      return /^\d+$/.test(digits) ? [Number(digits)] : [];
+    });
+  }
+}
+
+/**
+ * Opens the log; `onLinkProblem` hears when the link at `file` could not be placed (the log is
  * still written, under its numbered name).
  */
-export async function openRotatingLog(
-  options: RotationOptions,
-  onLinkProblem: (error: unknown) => void,
-): Promise<RollStream> {
-  fs.mkdirSync(path.dirname(options.file), { recursive: true });
+export function openRotatingLog(options: RotationOptions, onLinkProblem: (error: unknown) => void): RotatingLog {
+  fs.mkdirSync(path.dirname(options.file), { recursive: true, mode: FOLDER_MODE });
   keepUnrotatedLog(options.file);
-  const stream = await pinoRoll({
-    file: options.file,
-    // pino-roll reads a plain number as megabytes.
-    size: (options.maxBytes ?? ROTATION_DEFAULTS.maxBytes) / MEGABYTE,
-    // Old files from earlier runs count too, so the total stays bounded across restarts.
-    limit: { count: options.files ?? ROTATION_DEFAULTS.files, removeOtherLogFiles: true },
-    // Synchronous writes: a crash mid-turn must still leave a complete, readable log.
-    sync: true,
-    mkdir: true,
-  });
+  const numbered = new NumberedFiles(options.file);
   // Before the first write of this run: appended after a torn line, that line would swallow it.
-  dropTornLastLine(stream.file);
-  const relink = (): void => {
+  dropTornLastLine(numbered.current());
+  const relink = (target: string): void => {
     try {
-      pointLinkAt(options.file, stream.file);
+      pointLinkAt(options.file, target);
     } catch (error) {
       onLinkProblem(error);
     }
   };
-  relink();
-  // SonicBoom emits `ready` each time pino-roll reopens it on the next numbered file.
-  stream.on('ready', relink);
-  return stream;
+  const limits = {
+    maxBytes: options.maxBytes ?? ROTATION_DEFAULTS.maxBytes,
+    files: options.files ?? ROTATION_DEFAULTS.files,
+  };
+  const log = new RotatingLog(numbered, limits, relink);
+  numbered.keepNewest(limits.files);
+  numbered.narrowAll();
+  relink(log.file);
+  return log;
 }
 
 /** How far back a torn line is looked for at a time. */
@@ -107,7 +218,9 @@ function keepUnrotatedLog(file: string): void {
   } catch {
     return; // Nothing there yet.
   }
-  if (isRegularFile) fs.renameSync(file, `${file}.old`);
+  if (!isRegularFile) return;
+  fs.renameSync(file, `${file}.old`);
+  narrow(`${file}.old`);
 }
 
 /** Replaces the link in one step (a temporary link renamed over it), so a reader never finds it missing. */

@@ -48,17 +48,18 @@ export interface LogOptions {
 /** The same logger over one file that is never rotated (tests that read what was logged). */
 export function createLogger(options: LogOptions): Logger {
   if (options.file === null) return pino({ level: 'silent' }, DISCARD);
-  fs.mkdirSync(path.dirname(options.file), { recursive: true });
-  // Synchronous writes: a crash mid-turn must still leave a complete, readable log.
-  return pino(loggerOptions(options.level), pino.destination({ dest: options.file, sync: true, mkdir: true }));
+  fs.mkdirSync(path.dirname(options.file), { recursive: true, mode: 0o700 });
+  // Synchronous writes: a crash mid-turn must still leave a complete, readable log. Private, as the rotated log is.
+  const destination = pino.destination({ dest: options.file, sync: true, mkdir: true, mode: 0o600 });
+  return pino(loggerOptions(options.level), destination);
 }
 
 /** mcp-chat's log: `file` is kept by size, a few files at most (log-rotation.ts). */
-export async function openLogger(options: { level: string } & RotationOptions): Promise<Logger> {
+export function openLogger(options: { level: string } & RotationOptions): Logger {
   // The first link is placed before the logger exists: its problem is told once the logger does.
   const early: unknown[] = [];
   let report = (error: unknown): void => void early.push(error);
-  const stream = await openRotatingLog(options, (error) => report(error));
+  const stream = openRotatingLog(options, (error) => report(error));
   const logger = pino(loggerOptions(options.level), stream);
   report = (error) => logger.warn({ err: error, file: options.file }, 'the log file link could not be placed');
   early.forEach(report);

@@ -2,7 +2,8 @@
  * Text made inert for a terminal. The rule: outside text (a model's reply, a server's
  * result or stderr, a config value) travels raw through the program and is made inert
  * once, by the printer that writes it: `cli/output.ts` for the commands, the REPL's
- * components and markdown renderer for the chat. Nothing upstream of a printer calls these.
+ * components and markdown renderer for the chat, `/export` for a file people `cat`. Nothing
+ * upstream of a printer calls these.
  */
 import { stripVTControlCharacters } from 'node:util';
 
@@ -52,6 +53,18 @@ export function sanitizeForTerminal(text: string): string {
   return stripVTControlCharacters(text)
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
     .replace(INVISIBLE, escapeInvisible);
+}
+
+/** What a terminal acts on, and the multi-line view drops: C0 controls but line breaks and tabs, DEL, C1. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+// Security: the view that hides nothing, for text a person must read whole before it goes on (a
+// server's prompt messages, given to the model). Every control character, the ESC of an escape
+// sequence included, and every bidi control and zero-width character is written as a visible escape
+// (`\u001B[8m`), neither obeyed nor dropped: removing a sequence removes what is inside it too, and
+// a terminal draws some text (concealed, in a title) that the model reads but a person never sees.
+export function showControls(text: string): string {
+  return text.replace(CONTROL, escapeInvisible).replace(INVISIBLE, escapeInvisible);
 }
 
 /**

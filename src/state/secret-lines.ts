@@ -17,8 +17,35 @@ const TOKEN_SHAPES: readonly RegExp[] = [
   /\bhf_[A-Za-z0-9]{30,}/, // Hugging Face
   /\bnpm_[A-Za-z0-9]{36}/, // npm
   /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/, // JWT
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----/, // PEM private key
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/, // PEM and PGP private keys
+  /"type"\s*:\s*"service_account"|"private_key(?:_id)?"\s*:/, // Google Cloud service-account JSON
+  /\bhooks\.slack\.com\/services\/[A-Za-z0-9/]{20,}/, // Slack webhook
 ];
+
+/**
+ * An AWS secret access key: 40 base64 characters mixing digits, capitals and small letters. One
+ * without `/` or `+` is a random run (below) already; one with them is split there by that test.
+ */
+const AWS_SECRET_KEY =
+  /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]*\d)(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/;
+
+/**
+ * A password given with `-p`: attached or after a space (`mysql -pS3cret`, `sshpass -p hunter2`),
+ * when the value mixes letters with digits or symbols, so `-print`, `-p 2222` (a port), `-p
+ * 8080:80` and `-p src/out` stay ordinary; after the commands that take one so, any value.
+ */
+const SHORT_PASSWORD_FLAG =
+  /(?:^|\s)-p[\s=]*(?=[^\s-])(?=\S*[A-Za-z])(?=\S*[^A-Za-z\s/.:_-])\S{3,}|\b(?:mysql\w*|mariadb[\w-]*|sshpass|mongo\w*)\b.*\s-p[\s=]*[^\s-]\S+/;
+
+/** `Basic` and base64 of `user:password`, which decodes to printable text with a colon in it. */
+const BASIC_CREDENTIAL = /\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![\w+/=])/gi;
+
+function hasBasicCredential(line: string): boolean {
+  for (const [, encoded = ''] of line.matchAll(BASIC_CREDENTIAL)) {
+    if (/^[\x20-\x7e]*:[\x20-\x7e]*$/.test(Buffer.from(encoded, 'base64').toString('latin1'))) return true;
+  }
+  return false;
+}
 
 /**
  * `Authorization: …`, or `Bearer …` / `Basic …` followed by something that is not a plain word
@@ -58,6 +85,9 @@ export function looksSecret(line: string): boolean {
     TOKEN_SHAPES.some((shape) => shape.test(line)) ||
     HTTP_CREDENTIAL.test(line) ||
     NAMED_CREDENTIAL.test(line) ||
+    SHORT_PASSWORD_FLAG.test(line) ||
+    hasBasicCredential(line) ||
+    AWS_SECRET_KEY.test(line) ||
     URL_PASSWORD.test(line) ||
     HEX_RUN.test(line) ||
     hasRandomRun(line)

@@ -2,11 +2,14 @@
  * `/export <file>`: the session as last saved, written where the user says. `.json` is the
  * session file itself (every message the model is sent again, and the screen); `.md` is the
  * conversation as the screen showed it, for people. An existing file is never overwritten.
+ * Security: what a tool or the model wrote is in the file, and people `cat` it; neither form
+ * carries an escape sequence or a control character a terminal would obey.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { ExitCode, McpChatError, UsageError, assertNever } from '../shared/errors.js';
+import { jsonForTerminal, sanitizeForTerminal } from '../shared/terminal-text.js';
 import type { SavedItem, SavedSession } from './session-file.js';
 
 /** A fence longer than any run of backticks in `text`, so what a tool returned cannot close it. */
@@ -44,7 +47,8 @@ export function sessionMarkdown(saved: SavedSession): string {
     '',
     `Model ${saved.model} · ${saved.turns} turns · begun ${saved.createdAt} · saved ${saved.updatedAt}`,
   ];
-  return `${[...head, ...saved.screen.map(itemMarkdown)].join('\n\n')}\n`;
+  // The text is made inert as the screen makes it: escape sequences and controls go, bidi controls show.
+  return sanitizeForTerminal(`${[...head, ...saved.screen.map(itemMarkdown)].join('\n\n')}\n`);
 }
 
 /** Writes the export; returns the absolute path written. */
@@ -55,6 +59,7 @@ export function exportSession(saved: SavedSession, file: string, cwd: string): s
     throw new UsageError(`export to a .md or .json file, not ${JSON.stringify(file)}`);
   if (fs.existsSync(target))
     throw new McpChatError(`${target} exists already`, ExitCode.runtime, 'Pick another name, or remove it first.');
-  writeFileAtomic(target, extension === '.md' ? sessionMarkdown(saved) : `${JSON.stringify(saved, null, 2)}\n`);
+  // JSON escapes for what a terminal would obey: the file still parses back to the exact session.
+  writeFileAtomic(target, extension === '.md' ? sessionMarkdown(saved) : `${jsonForTerminal(saved)}\n`);
   return target;
 }

@@ -16,8 +16,8 @@ export const MAX_SAVED_ITEMS = 2_000;
 /** Characters of the first message kept as the session's title. */
 const TITLE_CHARS = 80;
 
-/** What the screen showed: saved items, or the REPL's own (with ids, and a banner that is not saved). */
-export type ScreenItem = SavedItem | { type: 'banner' };
+/** What the screen showed: saved items, or the REPL's own (with ids, a banner that is not saved, a diff saved as its text). */
+export type ScreenItem = SavedItem | { type: 'banner' } | { type: 'tool-changes'; text: string };
 
 export interface TurnSnapshot {
   model: string;
@@ -46,6 +46,8 @@ export function toSavedItems(screen: readonly ScreenItem[]): SavedItem[] {
       case 'info':
       case 'debug':
         return [{ type: item.type, text: item.text }];
+      case 'tool-changes':
+        return [{ type: 'info', text: item.text }];
       default:
         return assertNever(item);
     }

@@ -20,6 +20,7 @@ import type { CommandResult } from './command-result.js';
 import type { AllowingDecision, ApprovalActivity, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
 import type { ScreenQuestion } from './server-questions.js';
+import { toolChangesItem } from './tool-changes-question.js';
 import { applyTurnEvent, commitStreamed, type TurnEventAction } from './turn-events.js';
 
 export type ChatAction =
@@ -137,12 +138,17 @@ function askingStep(state: ChatState, action: AskingStep): ChatState {
 
 type QuestionStep = Extract<ChatAction, { type: 'question' | 'question-step' | 'question-done' }>;
 
+/** What the scrollback shows of a question as it is asked. */
+function questionItem(question: ScreenQuestion): NewHistoryItem {
+  return question.type === 'tool-changes' ? toolChangesItem(question) : { type: 'info', text: question.text };
+}
+
 function questionStep(state: ChatState, action: QuestionStep): ChatState {
   switch (action.type) {
     case 'question': {
       const questions = [...state.questions, action.question];
       // A question is shown when it is the one being asked; the others wait their turn.
-      const shown = questions.length === 1 ? addItems(state, { type: 'info', text: action.question.text }) : state;
+      const shown = questions.length === 1 ? addItems(state, questionItem(action.question)) : state;
       return { ...shown, questions };
     }
     case 'question-step': {
@@ -155,7 +161,7 @@ function questionStep(state: ChatState, action: QuestionStep): ChatState {
       const questions = state.questions.filter((question) => question.id !== action.id);
       const noted = action.note ? addItems(state, { type: 'info', text: action.note }) : state;
       const next = wasAsked ? questions[0] : undefined;
-      return next ? addItems({ ...noted, questions }, { type: 'info', text: next.text }) : { ...noted, questions };
+      return next ? addItems({ ...noted, questions }, questionItem(next)) : { ...noted, questions };
     }
     default:
       return assertNever(action);

@@ -127,7 +127,16 @@ export async function runCommand(
     case 'tools': {
       const { servers, runtime } = session;
       return {
-        items: [info(formatToolList(session.listTools(), toolBudget(runtime.config), servers.turnedOffTools()))],
+        items: [
+          info(
+            formatToolList(
+              session.listTools(),
+              toolBudget(runtime.config),
+              servers.turnedOffTools(),
+              servers.heldBackTools(),
+            ),
+          ),
+        ],
       };
     }
     case 'servers':

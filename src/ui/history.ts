@@ -2,6 +2,7 @@
  * What the REPL shows, as data: committed history items (rendered once into the
  * terminal's scrollback by `<Static>`) and the one pending activity that still changes.
  */
+import type { ServerToolChanges } from '../vocabulary/tool-pins.js';
 import type { ApprovalDecision, CallId, QuestionId, ToolCall, ToolProgress, ToolResult } from '../vocabulary/types.js';
 
 export type HistoryItem =
@@ -12,7 +13,9 @@ export type HistoryItem =
   | { id: number; type: 'tool'; call: ToolCall; result: ToolResult }
   | { id: number; type: 'info'; text: string }
   | { id: number; type: 'error'; text: string; hint?: string }
-  | { id: number; type: 'debug'; text: string };
+  | { id: number; type: 'debug'; text: string }
+  /** A server's changed tools as a diff, asked about; `text`: the same as plain text, for the session file. */
+  | { id: number; type: 'tool-changes'; text: string; changes: ServerToolChanges };
 
 /** A history item before it is given its id. */
 export type NewHistoryItem = HistoryItem extends infer T ? (T extends HistoryItem ? Omit<T, 'id'> : never) : never;

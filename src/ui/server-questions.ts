@@ -10,6 +10,7 @@ import type { FormField, FormRequest, FormValue, SamplingRequest } from '../voca
 import type { QuestionId } from '../vocabulary/types.js';
 import { fieldHint, parseFieldInput } from './form-input.js';
 import type { NewHistoryItem } from './history.js';
+import { TOOL_CHANGES_PROMPT, toolChangesQuestion, type ToolChangesScreenQuestion } from './tool-changes-question.js';
 
 export type ScreenQuestion =
   | { type: 'sampling'; id: QuestionId; text: string }
@@ -25,7 +26,8 @@ export type ScreenQuestion =
       values: Record<string, FormValue>;
       /** Fields answered (given or skipped). */
       answered: number;
-    };
+    }
+  | ToolChangesScreenQuestion;
 
 function indent(text: string): string {
   return text
@@ -74,6 +76,8 @@ export function screenQuestion(question: ServerQuestion): ScreenQuestion {
       const text = `${request.server} asks for information:\n${indent(request.message)}\nEnter each field; Esc cancels.`;
       return { type: 'form', id, text, request, values: {}, answered: 0 };
     }
+    case 'tool-changes':
+      return toolChangesQuestion(id, question.changes);
   }
 }
 
@@ -93,6 +97,8 @@ export function questionPrompt(question: ScreenQuestion, typed: string): { label
       return { label: 'open? y/n' };
     case 'pull':
       return { label: 'pull? y/n' };
+    case 'tool-changes':
+      return TOOL_CHANGES_PROMPT;
     case 'form': {
       const field = currentField(question);
       if (!field) return { label: `send to ${question.request.server}? y/n` };
@@ -128,7 +134,8 @@ export function answerQuestion(question: ScreenQuestion, typed: string): Questio
     }
     case 'review':
     case 'url':
-    case 'pull': {
+    case 'pull':
+    case 'tool-changes': {
       const decision = YES_NO[text.toLowerCase()];
       return decision ? answered(decision) : again('Answer y or n.');
     }

@@ -9,6 +9,7 @@ import { assertNever } from '../shared/errors.js';
 import { addItems, saveItems, showItems, type ChatState } from './chat-state.js';
 import { lastSafeSplit, unshownAnswer } from './reply-blocks.js';
 import { ollamaStatusAfter } from './ollama-status.js';
+import { promptMessagesView } from '../present/prompt-messages.js';
 import { formatToolOffer } from '../present/tool-offer.js';
 import { thoughtLine } from '../present/usage.js';
 
@@ -137,6 +138,8 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
     case 'approval-request':
     case 'tool-result':
       return applyCallEvent(state, event, debug);
+    case 'prompt-messages':
+      return addItems(state, { type: 'info', text: promptMessagesView(event.server, event.prompt, event.messages) });
     case 'notice':
       return addItems(state, { type: 'info', text: event.text });
     case 'model-reply':

@@ -1,10 +1,12 @@
 /**
  * What is put to the user while the chat runs, as data with an id: may a call run, may a server use
- * the model, may its completion go back, may a URL open, a form to fill in. Every front end answers
+ * the model, may its completion go back, may a URL open, a form to fill in, may a server's changed
+ * tools be offered. Every front end answers
  * a question the same way, by its id (`answer(id, decision)` on the session), never through a
  * callback inside it.
  */
 import type { FormAnswer, FormRequest, SamplingRequest, SamplingResult, UrlRequest } from './server-requests.js';
+import type { ServerToolChanges } from './tool-pins.js';
 import type { ApprovalDecision, CallId, QuestionId, ToolCall } from './types.js';
 
 export type Question =
@@ -14,9 +16,11 @@ export type Question =
   /** The completion, before it goes back to the server. */
   | { id: QuestionId; kind: 'review'; request: SamplingRequest; result: SamplingResult }
   | { id: QuestionId; kind: 'form'; request: FormRequest }
-  | { id: QuestionId; kind: 'url'; request: UrlRequest };
+  | { id: QuestionId; kind: 'url'; request: UrlRequest }
+  /** A server's tools new or changed since the user accepted them: may the model be offered them? */
+  | { id: QuestionId; kind: 'tool-changes'; changes: ServerToolChanges };
 
-/** What a server asks for (all but approval, which a turn asks as an event of its own). */
+/** What is asked outside a turn's own events: a server's requests, and its changed tools (all but approval). */
 export type ServerQuestion = Exclude<Question, { kind: 'approval' }>;
 
 export type QuestionKind = Question['kind'];
@@ -37,6 +41,7 @@ export interface AnswerOf {
   review: boolean;
   url: boolean;
   form: FormAnswer;
+  'tool-changes': boolean;
 }
 
 /** A question the front ends are shown, or one that is over (`withdrawn`: by the server, or the turn ended). */

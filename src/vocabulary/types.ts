@@ -263,7 +263,12 @@ export type TurnEvent =
   /** A prompt's required arguments the line left out, which the REPL asks for (a script: a usage error). */
   | { type: 'error'; kind: 'missing-arguments'; message: string; hint?: string; missing: MissingArguments }
   /**
-   * Something the input brought in (a prompt's messages, an attached resource), said once.
+   * The messages a server's prompt (`/server:prompt`) made this turn's input, every one, before the
+   * model is sent them: what a server puts in the model's mouth (an `assistant` turn) is seen first.
+   */
+  | { type: 'prompt-messages'; server: string; prompt: string; messages: ChatMessage[] }
+  /**
+   * Something the input brought in (an attached resource), said once.
    * `warning`: a setting that could not be honoured (`think` for a model that cannot think).
    */
   | { type: 'notice'; text: string; warning?: true }

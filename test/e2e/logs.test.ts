@@ -1,6 +1,7 @@
 /**
  * Where the built CLI logs, run as a user runs it: under the state directory and never in the
- * working directory, rotated by size in the bundled program (pino-roll in-process, no worker).
+ * working directory, rotated by size in the bundled program (on pino's own file stream, in-process, no worker),
+ * and readable by its user alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -62,5 +63,27 @@ describe('the log of the built CLI', () => {
     expect(numbered()).toContain(fs.readlinkSync(logFile));
     const kept = numbered().map((name) => fs.readFileSync(path.join(path.dirname(logFile), name), 'utf8'));
     expect(kept.join('')).toContain('"server":"scripted","stream":"stderr"');
+  });
+
+  it('log readable by others: a fresh log is 0600 in a 0700 folder, and logs an older run left 0644 are tightened', async () => {
+    const mode = (file: string): string => (fs.statSync(file).mode & 0o777).toString(8);
+    const logs = path.join(stateHome, 'mcp-chat/logs');
+    const fresh = await runCli(['tools'], { cwd: workDir, env: cleanEnv({ HOME: root, XDG_STATE_HOME: stateHome }) });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(mode(path.join(logs, 'mcp-chat.log'))).toBe('600');
+    expect(mode(logs)).toBe('700');
+    expect(mode(path.join(stateHome, 'mcp-chat'))).toBe('700');
+
+    // What an older mcp-chat left: a numbered file and a log at the configured path itself, both 0644.
+    const logFile = path.join(root, 'older', 'chat.log');
+    fs.mkdirSync(path.dirname(logFile));
+    fs.writeFileSync(path.join(root, 'older', 'chat.1.log'), '{"msg":"an older run"}\n', { mode: 0o644 });
+    fs.writeFileSync(logFile, '{"msg":"before rotation"}\n', { mode: 0o644 });
+    const env = cleanEnv({ HOME: root, XDG_STATE_HOME: stateHome, MCP_CHAT_LOG_FILE: logFile });
+    const older = await runCli(['tools'], { cwd: workDir, env });
+    expect(older.code, older.stderr).toBe(0);
+    expect(fs.readFileSync(logFile, 'utf8')).toContain('"msg":"an older run"');
+    expect(mode(logFile)).toBe('600');
+    expect(mode(`${logFile}.old`)).toBe('600');
   });
 });

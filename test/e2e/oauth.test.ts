@@ -7,15 +7,11 @@
  * no token reaches stdout, stderr or the log.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
-import { REPO_ROOT } from '../helpers/server-configs.js';
-import { killAll, spawnNodeServer } from '../helpers/spawn-server.js';
+import { oauthWorkspace, type OAuthWorkspace } from '../helpers/oauth-workspace.js';
+import { killAll } from '../helpers/spawn-server.js';
 
-const OAUTH_SERVER = path.join(REPO_ROOT, 'test/helpers/oauth-server.mjs');
-const BROWSER_SCRIPT = path.join(REPO_ROOT, 'scripts/oauth-browser.mjs');
 const SERVER = 'guarded';
 /** The warning a script prints for a server waiting for the user's sign-in. */
 const NEEDS_AUTH = new RegExp(`^warning: ${SERVER}: needs authorisation: run mcp-chat auth ${SERVER}`, 'm');
@@ -26,42 +22,14 @@ interface ServerState {
   presented: { token: string; accepted: boolean }[];
 }
 
-let workDir: string;
-let stateHome: string;
-let logFile: string;
-let config: string;
-let mcpUrl: string;
-const outputs: { label: string; result: CliResult }[] = [];
-
-const tokenFile = (): string => path.join(stateHome, 'mcp-chat', 'oauth', `${SERVER}.json`);
-
-async function serverState(): Promise<ServerState> {
-  return (await (await fetch(new URL('/test/state', mcpUrl))).json()) as ServerState;
-}
+let space: OAuthWorkspace;
+const cli = (label: string, args: string[]): ReturnType<OAuthWorkspace['cli']> => space.cli(label, args);
+const serverState = (): Promise<ServerState> => space.serverState<ServerState>();
+const tokenFile = (): string => space.tokenFile;
 
 async function control(action: 'expire' | 'revoke'): Promise<void> {
-  const response = await fetch(new URL(`/test/${action}`, mcpUrl), { method: 'POST' });
+  const response = await fetch(new URL(`/test/${action}`, space.mcpUrl), { method: 'POST' });
   expect(response.ok).toBe(true);
-}
-
-/** `BROWSER` is run as a command with the URL as its one argument: a wrapper running the stand-in on this Node. */
-function writeBrowser(): string {
-  const file = path.join(workDir, 'browser.sh');
-  fs.writeFileSync(file, `#!/bin/sh\nexec '${process.execPath}' '${BROWSER_SCRIPT}' "$1"\n`, { mode: 0o755 });
-  return file;
-}
-
-async function cli(label: string, args: string[]): Promise<CliResult> {
-  const env = cleanEnv({
-    HOME: workDir,
-    XDG_STATE_HOME: stateHome,
-    MCP_CHAT_LOG_FILE: logFile,
-    MCP_CHAT_LOG_LEVEL: 'debug',
-    BROWSER: writeBrowser(),
-  });
-  const result = await runCli([...args, '--config', config], { cwd: workDir, env, timeoutMs: 30_000 });
-  outputs.push({ label, result });
-  return result;
 }
 
 /** Moves the stored token's expiry into the past, as the passing of an hour would. */
@@ -72,18 +40,12 @@ function ageStoredToken(): void {
 }
 
 beforeAll(async () => {
-  workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-oauth-')));
-  stateHome = path.join(workDir, 'state');
-  logFile = path.join(workDir, 'mcp-chat.log');
-  const server = await spawnNodeServer([OAUTH_SERVER], {}, /listening on (http:\/\/\S+)/);
-  mcpUrl = server.ready;
-  config = path.join(workDir, 'mcp_config.json');
-  fs.writeFileSync(config, JSON.stringify({ mcpServers: { [SERVER]: { type: 'http', url: mcpUrl } } }));
+  space = await oauthWorkspace(SERVER);
 });
 
 afterAll(async () => {
   await killAll();
-  fs.rmSync(workDir, { recursive: true, force: true });
+  space.remove();
 });
 
 describe('OAuth for a remote server, through the CLI', () => {
@@ -172,14 +134,14 @@ describe('OAuth for a remote server, through the CLI', () => {
     const { issued } = await serverState();
     expect(issued.length).toBeGreaterThanOrEqual(8);
     const logs = fs
-      .readdirSync(workDir)
+      .readdirSync(space.dir)
       .filter((name) => name.startsWith('mcp-chat'))
-      .map((name) => fs.readFileSync(path.join(workDir, name), 'utf8'))
+      .map((name) => fs.readFileSync(path.join(space.dir, name), 'utf8'))
       .join('\n');
     expect(logs).toContain('OAuth tokens stored');
     const texts = [
       { label: 'log', text: logs },
-      ...outputs.flatMap(({ label, result }) => [
+      ...space.outputs.flatMap(({ label, result }) => [
         { label: `${label} stdout`, text: result.stdout },
         { label: `${label} stderr`, text: result.stderr },
       ]),

@@ -64,6 +64,10 @@ export abstract class InProcessHost implements SessionHost {
     return {};
   }
 
+  heldBackTools(): Record<string, string[]> {
+    return {};
+  }
+
   reconfigure(): Promise<ServerSetChange> {
     return NOT_HERE('config to reload');
   }

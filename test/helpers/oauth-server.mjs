@@ -4,10 +4,15 @@
  * an in-memory provider whose authorization endpoint approves at once (no person), and
  * `requireBearerAuth` in front of `/mcp`. A test drives it through `/test/*`: expire the access
  * tokens, revoke everything, or read what was issued and which tokens were presented.
+ * `--pkce absent|plain` makes its authorization server metadata say no PKCE, or PKCE with `plain`
+ * only (the SDK's router advertises S256). `--step-up` asks for scope `notes:read` for everything and
+ * adds a tool `publish` that needs `notes:write` too; refused, its 403 names only the scope missing
+ * (RFC 6750 §3.1).
  * Prints `oauth test server listening on <mcp url>` on stderr once it accepts connections.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { parseArgs } from 'node:util';
 import express from 'express';
 import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
@@ -19,7 +24,13 @@ import { z } from 'zod';
 /** Lifetime of an access token, seconds; the tests move time by expiring tokens, not by waiting. */
 const ACCESS_TTL_S = 3600;
 
+const { values: options } = parseArgs({ options: { pkce: { type: 'string' }, 'step-up': { type: 'boolean' } } });
+const READ_SCOPE = 'notes:read';
+const WRITE_SCOPE = 'notes:write';
+
 const state = {
+  /** Authorization requests that reached the authorization endpoint. */
+  authorizations: 0,
   codes: new Map(),
   access: new Map(),
   refresh: new Map(),
@@ -53,6 +64,7 @@ const provider = {
   },
   // The person's approval, given at once: straight back to the client's (already validated) redirect URI.
   async authorize(client, params, res) {
+    state.authorizations += 1;
     const code = randomUUID();
     state.codes.set(code, { clientId: client.client_id, params });
     const target = new URL(params.redirectUri);
@@ -101,6 +113,10 @@ function buildServer() {
     { description: 'Say which token called', annotations: { readOnlyHint: true } },
     async (extra) => ({ content: [{ type: 'text', text: `called with token ${extra.authInfo?.token}` }] }),
   );
+  if (options['step-up'])
+    server.registerTool('publish', { description: 'Publish the notes' }, async () => ({
+      content: [{ type: 'text', text: 'published' }],
+    }));
   return server;
 }
 
@@ -109,6 +125,18 @@ const httpServer = http.createServer(app);
 await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${httpServer.address().port}`;
 const mcpUrl = new URL('/mcp', base);
+
+// An authorization server that does not check PKCE: its metadata says so, the rest is unchanged.
+if (options.pkce !== undefined) {
+  app.get('/.well-known/oauth-authorization-server', (_req, res, next) => {
+    const send = res.json.bind(res);
+    res.json = (metadata) => {
+      delete metadata.code_challenge_methods_supported;
+      return send(options.pkce === 'plain' ? { ...metadata, code_challenge_methods_supported: ['plain'] } : metadata);
+    };
+    next();
+  });
+}
 
 const noRateLimit = { rateLimit: false };
 app.use(
@@ -123,11 +151,20 @@ app.use(
   }),
 );
 
+const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
 const bearer = requireBearerAuth({
   verifier: provider,
-  resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl),
+  resourceMetadataUrl,
+  requiredScopes: options['step-up'] ? [READ_SCOPE] : [],
 });
-app.post('/mcp', express.json(), bearer, async (req, res) => {
+/** A call to `publish` without `notes:write`: 403, naming only the scope it lacks. */
+function stepUp(req, res, next) {
+  const publishing = req.body?.method === 'tools/call' && req.body.params?.name === 'publish';
+  if (!options['step-up'] || !publishing || req.auth.scopes.includes(WRITE_SCOPE)) return next();
+  const challenge = `Bearer error="insufficient_scope", scope="${WRITE_SCOPE}", resource_metadata="${resourceMetadataUrl}"`;
+  res.set('WWW-Authenticate', challenge).status(403).json({ error: 'insufficient_scope' });
+}
+app.post('/mcp', express.json(), bearer, stepUp, async (req, res) => {
   const server = buildServer();
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on('close', () => {
@@ -151,7 +188,13 @@ app.post('/test/revoke', (_req, res) => {
   res.json({ ok: true });
 });
 app.get('/test/state', (_req, res) =>
-  res.json({ issued: state.issued, grants: state.grants, presented: state.presented, clients: clients.size }),
+  res.json({
+    issued: state.issued,
+    grants: state.grants,
+    presented: state.presented,
+    clients: clients.size,
+    authorizations: state.authorizations,
+  }),
 );
 
 process.stderr.write(`oauth test server listening on ${mcpUrl.href}\n`);

@@ -1,7 +1,7 @@
 /**
  * Secrets a stdio server echoes, through the real host and real children: the value of its
  * env key and the secret words of its command line, printed on stderr at start, in a crash,
- * or in a tool result. What the REPL's `servers` command and `doctor` show (a status's
+ * in a tool result, or in a log message (`notifications/message`). What the REPL's `servers` command and `doctor` show (a status's
  * lastError), what a call returns, and what the log holds never contain them.
  */
 import fs from 'node:fs';
@@ -108,5 +108,29 @@ describe('secrets a stdio server echoes', () => {
     const lastError = statusOf(host).lastError ?? '';
     expect(lastError).toContain(`${'.'.repeat(1995)}[REDA…`);
     expect(lastError).not.toContain(ENV_SECRET.slice(0, 5));
+  });
+
+  it('echoed secret: log messages (notifications/message) quoting the env key, the argv and a bearer token are logged with them hidden', async () => {
+    const logFile = path.join(workDir, 'server-log.log');
+    const host = leakyHost([], createLogger({ level: 'debug', file: logFile }));
+    await host.start();
+    // A token no config gave: only its shape can hide it.
+    const bearer = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5';
+    const call = await host.callTool({ server: 'leaky', tool: 'log_secret', arguments: { token: bearer } });
+    expect(call.forModel).toBe('logged');
+    const entries = fs
+      .readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"server log message"'));
+    expect(entries).toHaveLength(2);
+    const log = entries.join('\n');
+    expectNoSecret('the logged messages', log);
+    expect(log).not.toContain(bearer);
+    // Still says what the server said, and which server.
+    expect(log).toContain('auth failed for key [REDACTED]');
+    expect(log).toContain('--token=[REDACTED]');
+    expect(log).toContain('Bearer [REDACTED]');
+    expect(log).toContain('retrying with key [REDACTED]');
+    expect(log).toContain('"server":"leaky"');
   });
 });

@@ -213,6 +213,19 @@ describe('a server asks the user, in the REPL', () => {
     ).toBe(true);
   });
 
+  it('URL scheme: a server asking to open file:///etc/passwd is refused, saying why, and $BROWSER is never run', async () => {
+    const app = await screen(repl);
+    repl.ollama.script(textCall('trigger-url-elicitation', { url: 'file:///etc/passwd' }), 'It was refused.');
+    app.send('open the password file');
+    await app.waitForAnswer('It was refused.');
+    await app.waitForScreen('everything asked you to open file:///etc/passwd; refused: only http and https URLs');
+    // Refused before the question: nothing to say yes to.
+    expect(app.screen()).not.toContain('open? y/n ›');
+    expect(fs.existsSync(opened)).toBe(false);
+    const sent = repl.ollama.chatRequests.flatMap((request) => request.messages).map((message) => message.content);
+    expect(sent.some((content) => content.includes('User declined to open the URL'))).toBe(true);
+  });
+
   it('a URL opens only after a yes', async () => {
     const app = await screen(repl);
     const url = 'https://example.com/authorize?step=1';

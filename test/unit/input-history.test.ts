@@ -87,6 +87,74 @@ describe('secrets in input history', () => {
     expect(new InputHistory(file).load()).toEqual(['an ordinary question']);
   });
 
+  /** Each credential shape, as it would be pasted at the prompt, with the part that must not be kept. */
+  const credentialShapes: [string, string, string][] = [
+    [
+      'Authorization: Bearer header',
+      `curl -H 'Authorization: Bearer abc.def.ghi' https://api.example.com`,
+      'abc.def.ghi',
+    ],
+    ['Authorization: Basic header', 'curl -H "Authorization: Basic dXNlcjpwYXNz" https://x.example', 'dXNlcjpwYXNz'],
+    ['a bare Basic credential', 'it fails with Basic dXNlcjpwYXNz every time', 'dXNlcjpwYXNz'],
+    ['-p attached (mysql)', 'mysql -u root -pS3cretPass app', 'S3cretPass'],
+    ['-p and a value (sshpass)', 'sshpass -p hunter2 ssh deploy@host', 'hunter2'],
+    ['--password value', 'pg_dump --password hunter22 app', 'hunter22'],
+    ['--token=value', 'deploy --token=abc123def', 'abc123def'],
+    ['AWS access key id', 'AKIAIOSFODNN7EXAMPLE is the key', 'AKIAIOSFODNN7EXAMPLE'],
+    ['AWS temporary access key id', 'ASIAIOSFODNN7EXAMPLE', 'ASIAIOSFODNN7EXAMPLE'],
+    ['AWS secret access key', 'the secret is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'wJalrXUtnFEMI/K7MDENG'],
+    [
+      'GCP service-account JSON',
+      '{"type": "service_account", "project_id": "demo-123", "private_key_id": "1a2b3c4d5e"}',
+      '1a2b3c4d5e',
+    ],
+    ['Google API key', 'key=AIzaSyA-0123456789abcdefghijklmnopqrstu', 'AIzaSyA-0123456789'],
+    ['Slack bot token', 'xoxb-1234567890-abcdefghij', 'xoxb-1234567890'],
+    ['Slack user token', 'use xoxp-1234567890-abcdefghij', 'xoxp-1234567890'],
+    ['Slack webhook', 'post to https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXX', 'T00000000'],
+    ['Stripe secret key', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc', 'sk_live_4eC39'],
+    ['Stripe restricted key', 'rk_live_4eC39HqLyjWDarjtT1zdp7dc', 'rk_live_4eC39'],
+    ['GitHub token', 'ghp_0123456789abcdefABCDEF0123456789abcd', 'ghp_0123456789'],
+    ['GitHub fine-grained token', 'github_pat_11ABCDEFG0123456789_abcdefghij', 'github_pat_11'],
+    [
+      'PEM private key',
+      '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----',
+      'MIIEpAIBAAKCAQEA',
+    ],
+    [
+      'PGP private key',
+      '-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF0\n-----END PGP PRIVATE KEY BLOCK-----',
+      'lQOYBF0',
+    ],
+  ];
+  it.each(credentialShapes)('credential shape: %s — a line with it is not saved', (_shape, line, secret) => {
+    const history = new InputHistory(file);
+    expect(history.add(line)).toBe(false);
+    history.add('an ordinary question');
+    expect(fs.readFileSync(file, 'utf8')).not.toContain(secret);
+    expect(new InputHistory(file).load()).toEqual(['an ordinary question']);
+  });
+
+  const ordinaryLines = [
+    'What is 2+2?',
+    'use basic auth please',
+    'Basic tips for bread',
+    'mkdir -p build/out',
+    'ssh -p 2222 host',
+    'docker run -p 8080:80 nginx',
+    'git add -p src/a.ts',
+    'find . -name "*.ts" -print',
+    'What is the -p flag of mkdir?',
+    'explain AWS access keys and how to rotate them',
+    'what is a GCP service account?',
+    'read src/components/very/long/path/Button.tsx',
+  ];
+  it('ordinary lines, some near those shapes, are still saved', () => {
+    const history = new InputHistory(file);
+    for (const line of ordinaryLines) expect(history.add(line), line).toBe(true);
+    expect(new InputHistory(file).load()).toEqual(ordinaryLines);
+  });
+
   it('a secret already in the file (written by an older version) is not recalled', () => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify('token=abcdef123')}\n${JSON.stringify('fine')}\n`);

@@ -1,6 +1,7 @@
 /**
- * The validator each MCP client gets, and the one each of our servers gets: built on first use,
- * it checks as the SDK's default does; each client keeps its own, so two servers that reuse a
+ * The validator each MCP client gets, and the one each of our servers gets: built on first use
+ * (the client's loads its engine in the background, and a call waits for `ready()`), it checks as
+ * the SDK's default does; each client keeps its own, so two servers that reuse a
  * schema `$id` for different schemas are each checked against their own. Security: patterns are
  * matched in linear time, and one the linear-time engine cannot take fails the check, saying why.
  */
@@ -17,18 +18,27 @@ const VALIDATORS: Array<[string, () => jsonSchemaValidator]> = [
   ["a server's", validatorOnFirstUse],
 ];
 
+type Check = ReturnType<jsonSchemaValidator['getValidator']>;
+
+/** A check of `schema`, once it can be made: the client's engine loads as the first schema is given. */
+async function checkOf(validator: jsonSchemaValidator, schema: Record<string, unknown>): Promise<Check> {
+  const check = validator.getValidator(schema);
+  if (validator instanceof LazySchemaValidator) await validator.ready();
+  return check;
+}
+
 describe('validators built on first use', () => {
-  it.each(VALIDATORS)('%s accepts what matches the schema and names what does not', (_whose, create) => {
-    const validate = create().getValidator(numberSchema);
+  it.each(VALIDATORS)('%s accepts what matches the schema and names what does not', async (_whose, create) => {
+    const validate = await checkOf(create(), numberSchema);
     expect(validate({ value: 3 })).toEqual({ valid: true, data: { value: 3 }, errorMessage: undefined });
     const result = validate({ value: 'three' });
     expect(result.valid).toBe(false);
     expect(result.errorMessage).toContain('value must be number');
   });
 
-  it("keeps each client's schemas apart, even under one $id", () => {
-    const first = new LazySchemaValidator().getValidator(numberSchema);
-    const second = new LazySchemaValidator().getValidator(stringSchema);
+  it("keeps each client's schemas apart, even under one $id", async () => {
+    const first = await checkOf(new LazySchemaValidator(), numberSchema);
+    const second = await checkOf(new LazySchemaValidator(), stringSchema);
     expect(first({ value: 3 }).valid).toBe(true);
     expect(second({ value: 'three' }).valid).toBe(true);
     expect(second({ value: 3 }).valid).toBe(false);
@@ -41,24 +51,40 @@ const patternSchema = (pattern: string): Record<string, unknown> => ({
 });
 
 describe('schema patterns', () => {
-  it.each(VALIDATORS)('%s matches patterns as JSON Schema means them (anywhere in the string)', (_whose, create) => {
-    const validate = create().getValidator(patternSchema('\\d{4}-\\d{2}'));
-    expect(validate({ word: 'due 2024-05' }).valid).toBe(true);
-    expect(validate({ word: 'due soon' }).errorMessage).toContain('must match pattern');
-  });
+  it.each(VALIDATORS)(
+    '%s matches patterns as JSON Schema means them (anywhere in the string)',
+    async (_whose, create) => {
+      const validate = await checkOf(create(), patternSchema('\\d{4}-\\d{2}'));
+      expect(validate({ word: 'due 2024-05' }).valid).toBe(true);
+      expect(validate({ word: 'due soon' }).errorMessage).toContain('must match pattern');
+    },
+  );
 
-  it("the client's refuses a lookahead pattern with a message naming it, instead of backtracking", () => {
-    const validate = new LazySchemaValidator().getValidator(patternSchema('^(?=a)a+$'));
+  it("the client's refuses a lookahead pattern with a message naming it, instead of backtracking", async () => {
+    const validate = await checkOf(new LazySchemaValidator(), patternSchema('^(?=a)a+$'));
     const result = validate({ word: 'aaa' });
     expect(result.valid).toBe(false);
     expect(result.errorMessage).toContain('the output schema cannot be checked');
     expect(result.errorMessage).toContain('"^(?=a)a+$" cannot be matched in linear time');
   });
 
-  it('a catastrophic-backtracking pattern against its worst input answers, and the validator still works', () => {
-    const validator = new LazySchemaValidator();
-    const validate = validator.getValidator(patternSchema('^(a+)+$'));
+  it('a catastrophic-backtracking pattern against its worst input answers, and the validator still works', async () => {
+    const validate = await checkOf(new LazySchemaValidator(), patternSchema('^(a+)+$'));
     expect(validate({ word: `${'a'.repeat(40)}!` }).valid).toBe(false);
     expect(validate({ word: 'aaaa' }).valid).toBe(true);
+  });
+});
+
+describe("the client's engine, loaded on demand", () => {
+  it('is not loaded for a server whose tools have no output schema: ready at once', async () => {
+    await expect(new LazySchemaValidator().ready()).resolves.toBeUndefined();
+  });
+
+  it('a check made before the first call still checks: a call waits for ready()', async () => {
+    const validator = new LazySchemaValidator();
+    const validate = validator.getValidator(numberSchema);
+    await validator.ready();
+    expect(validate({ value: 'three' }).valid).toBe(false);
+    expect(validate({ value: 3 }).valid).toBe(true);
   });
 });

@@ -125,6 +125,27 @@ describe('a login (mcp-chat auth, /auth)', () => {
     });
   });
 
+  it('authorization code without PKCE: refuses before registering, and keeps nothing of what discovery found', () => {
+    const { provider: person, store } = provider(login());
+    const noPkce = {
+      authorizationServerUrl: 'https://auth.example.com/',
+      authorizationServerMetadata: {
+        issuer: 'https://auth.example.com/',
+        authorization_endpoint: 'https://auth.example.com/authorize',
+        token_endpoint: 'https://auth.example.com/token',
+        response_types_supported: ['code'],
+      },
+    };
+    expect(() => person.saveDiscoveryState(noPkce)).toThrow(/^refused to sign in: /);
+    expect(fs.existsSync(store.file)).toBe(false);
+    // Found by an earlier sign-in, before the server dropped PKCE: refused before any registration too.
+    store.update(() => ({ discovery: noPkce }));
+    expect(() => person.clientInformation()).toThrow(/^refused to sign in: /);
+    // A script starts no authorization: it reads what was stored and says a person is needed, as before.
+    const { provider: script } = provider({ kind: 'script' });
+    expect(() => script.clientInformation()).toThrow(AuthorisationNeeded);
+  });
+
   it(`opens the authorization URL at most ${MAX_AUTHORIZATIONS} times, then says the server wants more than it grants`, async () => {
     const opened: URL[] = [];
     const { provider: person } = provider(login(opened));

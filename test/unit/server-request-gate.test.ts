@@ -68,6 +68,8 @@ function answering(approval: 'once' | 'always' | 'deny', send = true, form: Deci
         return form;
       case 'url':
         return 'once';
+      case 'tool-changes':
+        return 'deny';
     }
   };
   questions.subscribe((change) => {

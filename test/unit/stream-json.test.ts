@@ -33,6 +33,18 @@ const summary: AskSummary = {
 };
 
 describe('stream-json lines', () => {
+  it('a prompt line carries every message a server prompt gave the model, assistant turns included', () => {
+    const { lines, print } = printer();
+    const messages = [
+      { role: 'user' as const, content: 'Summarise my notes.' },
+      { role: 'assistant' as const, content: 'Sure.\u001b[8m hidden' },
+    ];
+    print.event({ type: 'prompt-messages', server: 'notes', prompt: 'summarise', messages });
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      { type: 'prompt', timestamp: '2026-01-01T00:00:00.000Z', server: 'notes', prompt: 'summarise', messages },
+    ]);
+  });
+
   it('are each one line of JSON, type and timestamp first, in the order of the turn', () => {
     const { lines, print } = printer();
     print.start({ sessionId: 's-1', model: 'qwen3', prompt: 'What is 2+2?\nQuickly.', servers: [], tools: [] });

@@ -38,7 +38,8 @@ describe('resolveTurnInput', () => {
     expect(input).toEqual({
       type: 'messages',
       messages: [{ role: 'user', content: 'weather in São Paulo' }],
-      notices: ['prompt everything:args-prompt: 1 message'],
+      notices: [],
+      prompt: { server: 'everything', name: 'args-prompt' },
     });
     expect(asked).toEqual([{ server: 'everything', name: 'args-prompt', args: { city: 'São Paulo', state: 'SP' } }]);
   });

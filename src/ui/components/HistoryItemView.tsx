@@ -7,6 +7,7 @@ import { assertNever } from '../../shared/errors.js';
 import type { HistoryItem } from '../history.js';
 import { sanitizeForTerminal } from '../../shared/terminal-text.js';
 import { renderMarkdown } from '../markdown.js';
+import { ToolChangesView } from './ToolChangesView.js';
 import { ToolLine } from './ToolLine.js';
 
 export function HistoryItemView({ item, width }: { item: HistoryItem; width: number }): React.JSX.Element {
@@ -52,6 +53,8 @@ export function HistoryItemView({ item, width }: { item: HistoryItem; width: num
       );
     case 'debug':
       return <Text color="gray">{`[debug] ${sanitizeForTerminal(item.text)}`}</Text>;
+    case 'tool-changes':
+      return <ToolChangesView changes={item.changes} />;
     default:
       return assertNever(item);
   }
