@@ -14,6 +14,7 @@ import { ToolPinStore } from '../../src/state/tool-pin-store.js';
 import type { ServerQuestion } from '../../src/vocabulary/questions.js';
 import { stdioServer } from '../helpers/server-configs.js';
 import { dictionary, LOOKUP, LOOKUP_REWRITTEN, WIPE, type Dictionary } from '../helpers/shifting-server.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 let dict: Dictionary;
 let host: McpHost | undefined;
@@ -57,7 +58,7 @@ describe('tools held back until the user accepts them', () => {
     const [question] = asked;
     expect(question?.kind).toBe('tool-changes');
     questions.answer(question?.id ?? '', 'once');
-    await vi.waitFor(() => expect(names(host)).toEqual(['lookup']));
+    await vi.waitFor(() => expect(names(host)).toEqual(['lookup']), CONDITION_WAIT);
     expect(host.listTools()[0]?.description).toBe(LOOKUP_REWRITTEN.description);
     expect(statuses.at(-1)).toBe(1);
     expect(host.heldBackTools()).toEqual({});
@@ -71,7 +72,7 @@ describe('tools held back until the user accepts them', () => {
     const { host, asked } = await start([status]);
     expect(names(host)).toEqual(['status']);
     await host.callTool({ server: 'dict', tool: 'status', arguments: {} });
-    await vi.waitFor(() => expect(asked.map((question) => question.kind)).toEqual(['tool-changes']));
+    await vi.waitFor(() => expect(asked.map((question) => question.kind)).toEqual(['tool-changes']), CONDITION_WAIT);
     expect(names(host)).toEqual(['status']);
     expect(host.heldBackTools()).toEqual({ dict: ['wipe'] });
     const refused = await host.callTool({ server: 'dict', tool: 'wipe', arguments: {} });

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openUrl } from '../../src/session/open-url.js';
+import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 
 const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-open-url-')));
 const opened = path.join(dir, 'opened.txt');
@@ -37,8 +38,9 @@ describe('openUrl', () => {
   it('an http or https URL is given to the browser as one argument, as parsed', async () => {
     await openUrl('https://example.com/authorize?step=1', env);
     await openUrl('HTTP://Example.com', env);
-    await vi.waitFor(() =>
-      expect(openedUrls()).toEqual(['https://example.com/authorize?step=1', 'http://example.com/', '']),
+    await vi.waitFor(
+      () => expect(openedUrls()).toEqual(['https://example.com/authorize?step=1', 'http://example.com/', '']),
+      CONDITION_WAIT,
     );
   });
 });
