@@ -3,11 +3,11 @@
  * goes there; tool progress goes to stderr only when stderr is a terminal. Tools that
  * need approval are denied unless --yes, and the model is told.
  *
- * This module starts what the turn waits for (Ollama's check, the servers); the turn itself
- * (ask-turn.ts, with the engine behind it) is loaded while the servers start, since until they
- * answer there is nothing else to do.
+ * This module starts what the turn waits for (the servers, then Ollama's check); the Ollama
+ * client and the turn itself (ask-turn.ts, with the engine behind it) are loaded while the
+ * servers start, since until they answer there is nothing else to do.
  */
-import { createOllamaClient } from '../ollama/client.js';
+import type { OllamaClient } from '../ollama/client.js';
 import type { Output } from './output.js';
 import { loadAnswerSchema } from './answer-schema.js';
 import { askPrinter, outputFormatOf } from './ask-output.js';
@@ -27,7 +27,12 @@ export async function askCommand(
   // Usage errors first, before anything starts.
   const schema = options.outputSchema === undefined ? undefined : await loadAnswerSchema(options.outputSchema);
   const printer = askPrinter(outputFormatOf(options), output, schema !== undefined);
-  const llm = createOllamaClient(config.ollama, log);
+  // Loaded once, after the spawn: a sampling request before then waits for it like the turn does.
+  let llmLoad: Promise<OllamaClient> | undefined;
+  const llm = (): Promise<OllamaClient> =>
+    (llmLoad ??= import('../ollama/client.js').then(({ createOllamaClient }) =>
+      createOllamaClient(config.ollama, log),
+    ));
   // A server disabled by a missing variable is the user's choice: say so at a terminal, keep scripts' stderr clean.
   const notices = { warn: output.warn, disabled: output.stderrIsTty ? output.warn : (): void => undefined };
   const records: ServerRequestRecord[] = [];
@@ -35,13 +40,15 @@ export async function askCommand(
     records.push(record);
     if (runtime.debug) output.stderr(`[debug] ${formatServerRequest(record)}\n`);
   };
-  const serverRequests = scriptGate(config.servers, () => llm, log, output.warn, options.yes === true, onRecord);
-  const setUp = { runtime, output, prompt, options, schema, printer, llm, serverRequests: records };
+  const serverRequests = scriptGate(config.servers, llm, log, output.warn, options.yes === true, onRecord);
+  const setUp = { runtime, output, prompt, options, schema, printer, serverRequests: records };
   // Once the servers are starting: Ollama is checked and the turn's code loaded while they do.
   const meanwhile = async (): Promise<{ run: AskRun; turn: typeof import('./ask-turn.js') }> => {
-    const ollamaReady = llm.checkAvailable().then(() => llm.checkModel());
+    const turn = import('./ask-turn.js');
+    const client = await llm();
+    const ollamaReady = client.checkAvailable().then(() => client.checkModel());
     ollamaReady.catch(() => undefined);
-    return { run: { ...setUp, ollamaReady }, turn: await import('./ask-turn.js') };
+    return { run: { ...setUp, llm: client, ollamaReady }, turn: await turn };
   };
   return withHostAnd(runtime, notices, meanwhile, (host, { run, turn }) => turn.askWithHost(run, host), {
     serverRequests,

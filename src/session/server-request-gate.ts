@@ -27,7 +27,7 @@ import { chooseModel, sample, type SamplerModel } from './sampler.js';
 export interface GateOptions {
   servers: ServerConfig[];
   /** The model that answers sampling; made only when a server first asks (a script may never need it). */
-  model: () => SamplerModel;
+  model: () => SamplerModel | Promise<SamplerModel>;
   log: Logger;
   /**
    * Where a person is asked (the REPL, an editor, a browser), by question id; none in scripts. A
@@ -128,7 +128,7 @@ export class ServerRequestGate implements ServerRequestHandler {
     const { server } = request;
     const policy = this.policy(server, 'sampling');
     if (policy === 'deny') throw new DeclinedRequest(`sampling is denied for ${server} in the config`);
-    const llm = this.options.model();
+    const llm = await this.options.model();
     const model = await chooseModel(request.modelHints, llm);
     const questions = this.person();
     const asks = policy === 'ask' && !this.alwaysSample.has(server);
@@ -225,7 +225,7 @@ export class ServerRequestGate implements ServerRequestHandler {
 /** A script's gate (`ask`, `call`): no one to ask; `yes` lets sampling under `ask` run. */
 export function scriptGate(
   servers: ServerConfig[],
-  model: () => SamplerModel,
+  model: GateOptions['model'],
   log: Logger,
   notify: (line: string) => void,
   yes: boolean,
