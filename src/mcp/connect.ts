@@ -37,7 +37,7 @@ async function connectStdio(config: StdioServerConfig, options: ConnectOptions):
     stderr: 'pipe',
   });
   const secrets = secretValues(config);
-  const stderrTail = new StderrTail(options.log, secrets);
+  const stderrTail = new StderrTail(options.log, () => secretValues(config));
   // The SDK hands out a PassThrough before spawning, so no early line is lost.
   if (transport.stderr instanceof Readable) stderrTail.attach(transport.stderr);
   const client = createClient(options, config);

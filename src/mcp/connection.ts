@@ -17,7 +17,7 @@ import type { Logger } from '../shared/log.js';
 import { PACKAGE_VERSION } from '../shared/paths.js';
 import { LazySchemaValidator, registerSchemaValidator } from './lazy-schema-validator.js';
 import { answerServerRequests, SERVER_REQUEST_CAPABILITIES, type ServerRequestOptions } from './server-requests.js';
-import { secretValues } from './server-secrets.js';
+import { addSecretValues, secretValues } from './server-secrets.js';
 import { loggableLine } from './stderr-tail.js';
 
 export const CLIENT_INFO = { name: 'mcp-chat', version: PACKAGE_VERSION };
@@ -46,7 +46,7 @@ export interface ConnectOptions {
   /** A resource the user watches (`resources/subscribe`) changed. */
   onResourceUpdated: (uri: string) => void;
   /** Who answers the server's sampling and elicitation requests. */
-  serverRequests: Omit<ServerRequestOptions, 'log'>;
+  serverRequests: Omit<ServerRequestOptions, 'log' | 'learnSecrets'>;
 }
 
 /** Announcements of one list within this window are one refresh. */
@@ -104,7 +104,11 @@ export function createClient(options: ConnectOptions, config: ServerConfig): Cli
   });
   registerSchemaValidator(client, schemaValidator);
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: options.roots }));
-  answerServerRequests(client, { ...options.serverRequests, log: options.log });
+  answerServerRequests(client, {
+    ...options.serverRequests,
+    log: options.log,
+    learnSecrets: (values) => addSecretValues(config, values),
+  });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) =>
     options.onResourceUpdated(params.uri),
   );

@@ -30,6 +30,7 @@ import {
 } from '../vocabulary/server-requests.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
+import { isSecretField, secretAnswers } from './form-secrets.js';
 
 /** The spec's code for a sampling request the user rejected. */
 const USER_REJECTED = -1;
@@ -99,7 +100,8 @@ function defined<T extends object>(fields: T): T {
 }
 
 function toField(name: string, schema: PropertySchema, required: boolean): FormField {
-  const common = defined({ name, title: schema.title, description: schema.description, required });
+  const secret = isSecretField(name, schema.title) ? (true as const) : undefined;
+  const common = defined({ name, title: schema.title, description: schema.description, required, secret });
   if (schema.type === 'boolean') return { ...common, kind: 'boolean', ...defined({ default: schema.default }) };
   if (isNumberSchema(schema)) {
     const { minimum, maximum, default: fallback } = schema;
@@ -141,6 +143,8 @@ export interface ServerRequestOptions {
   log: Logger;
   /** Called before each sampling request; throws (a `DeclinedRequest`) when the server has asked too often. */
   countSampling: () => void;
+  /** Values the user gave a form's secret fields: from now on hidden wherever this server's words are shown or logged. */
+  learnSecrets: (values: string[]) => void;
 }
 
 type Extra = Parameters<Parameters<Client['setRequestHandler']>[1]>[1];
@@ -209,6 +213,8 @@ export function answerServerRequests(client: Client, options: ServerRequestOptio
     }
     const fields = toFormFields(params.requestedSchema);
     const given = await handler.fillForm({ server, message: params.message, fields }, signal);
+    // Security: learned before the answer goes, so an echo of it in the reply is hidden too.
+    options.learnSecrets(secretAnswers(fields, given));
     // Values stay out of the log: a form may ask for anything.
     log.info({ action: given.action, fields: fields.length }, 'form elicitation answered');
     return given;

@@ -99,8 +99,9 @@ const cache = new WeakMap<ServerConfig, readonly string[]>();
 /** Secrets an entry's server was given after the config was read: its OAuth tokens and registered client's secret. */
 const learned = new WeakMap<ServerConfig, Set<string>>();
 
-// Security: OAuth tokens reach a server at run time, not from its entry; once known they are hidden
-// wherever the entry's own secrets are (its errors, results, stderr and the log lines about it).
+// Security: OAuth tokens, and what the user types into a form's secret field, reach a server at run
+// time, not from its entry; once known they are hidden wherever the entry's own secrets are (its
+// errors, results, stderr and the log lines about it).
 export function addSecretValues(config: ServerConfig, values: readonly (string | undefined)[]): void {
   const known = learned.get(config) ?? new Set<string>();
   const before = known.size;

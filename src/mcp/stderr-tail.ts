@@ -28,18 +28,22 @@ export class StderrTail {
   private readonly lines: string[] = [];
   /** The line being received: at most `holdChars` characters are held, the rest is dropped. */
   private partial = '';
+
+  /**
+   * `secrets`: the values this child was given (see server-secrets.ts), hidden from every line;
+   * looked up per line, as some are learned while it runs (an OAuth token, a form's password).
+   */
+  constructor(
+    private readonly log: Logger,
+    private readonly secrets: () => readonly string[] = () => [],
+  ) {}
+
   /**
    * Why more than MAX_LINE_CHARS + 1: a secret that starts just before the cut is held whole, so
    * it is hidden whole; cut first, its first characters would be shown.
    */
-  private readonly holdChars: number;
-
-  /** `secrets`: the values this child was given (see server-secrets.ts), hidden from every line. */
-  constructor(
-    private readonly log: Logger,
-    private readonly secrets: readonly string[] = [],
-  ) {
-    this.holdChars = MAX_LINE_CHARS + 1 + Math.max(0, ...secrets.map((secret) => secret.length));
+  private holdChars(): number {
+    return MAX_LINE_CHARS + 1 + Math.max(0, ...this.secrets().map((secret) => secret.length));
   }
 
   attach(stream: Readable): void {
@@ -60,12 +64,13 @@ export class StderrTail {
       this.partial = '';
     }
     // Keeps enough to know the line was cut (and to hide a secret across the cut), without holding an endless line.
-    if (this.partial.length < this.holdChars) this.partial = (this.partial + last).slice(0, this.holdChars);
+    const holdChars = this.holdChars();
+    if (this.partial.length < holdChars) this.partial = (this.partial + last).slice(0, holdChars);
   }
 
   private push(raw: string): void {
     // Security: the child's secrets are hidden before the line is cut, logged or kept.
-    const capped = loggableLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw, this.secrets);
+    const capped = loggableLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw, this.secrets());
     this.log.info({ stream: 'stderr' }, capped);
     this.lines.push(capped);
     if (this.lines.length > TAIL_LINES) this.lines.shift();

@@ -8,7 +8,6 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import type { ChatSession } from '../session/chat-session.js';
 import { approvalKey } from './approval-keys.js';
 import { askedArgument, isBusy, staticKey, type ScreenState } from './chat-state.js';
-import { questionPrompt } from './server-questions.js';
 import { completeLine } from './completion.js';
 import { HistoryItemView } from './components/HistoryItemView.js';
 import { PendingView } from './components/PendingView.js';
@@ -18,6 +17,7 @@ import { Prompt } from './components/Prompt.js';
 import { StatusBar } from './components/StatusBar.js';
 import { completionsFor } from './command-line.js';
 import { keysInChunk } from './key-chunks.js';
+import { questionKey, useQuestionGuard, type QuestionGuard } from './question-guard.js';
 import { editLine, emptyLine, searchPrompt, type LineState } from './line-editor.js';
 import { useChat, type ChatController } from './use-chat.js';
 
@@ -42,6 +42,7 @@ interface KeyContext {
   exit: () => void;
   /** Keeps a line the user sent for later runs (not an answer to a server's question). */
   remember?: ((line: string) => void) | undefined;
+  guard: QuestionGuard;
 }
 
 /**
@@ -65,6 +66,10 @@ function handleKey(input: string, key: Key, context: KeyContext): void {
   const line = context.currentLine();
   const state = chat.current();
   if (state.activity.type === 'approval' && approvalKey(input, key, state.activity, chat.approval)) return;
+  const question = state.questions[0];
+  // A key before the question is ready is the user's typing, and starts its wait again.
+  const ready = question !== undefined && context.guard.isReady(question);
+  if (question && !ready) context.guard.typedAhead();
   // Ctrl+R's search takes every key, Esc and Ctrl+C included (they leave it), until it ends.
   if (line.search) {
     setLine(editLine(line, input, key).state);
@@ -80,13 +85,8 @@ function handleKey(input: string, key: Key, context: KeyContext): void {
     if (line.text === '' && !isBusy(state)) exit();
     return;
   }
-  const question = state.questions[0];
-  if (question && (key.return || key.tab)) {
-    // An answer (which may be a secret a form asks for) is not kept for ↑, and may be empty (a default).
-    if (key.return) {
-      setLine({ ...emptyLine, recall: line.recall });
-      chat.submit(line.text);
-    }
+  if (question) {
+    questionKey(input, key, { line, ready }, { setLine, answer: chat.submit });
     return;
   }
   // While the approval question is open, Enter is the question's (a line typed ahead stays on the
@@ -102,10 +102,14 @@ function handleKey(input: string, key: Key, context: KeyContext): void {
 }
 
 /** What leads the input line: a server's question, else a prompt's argument being asked for. */
-function promptLabel(state: ScreenState, line: LineState): { label?: string; hint?: string } {
+function promptLabel(
+  state: ScreenState,
+  line: LineState,
+  guard: QuestionGuard,
+): { label?: string; hint?: string; masked?: boolean } {
   if (line.search) return searchPrompt(line.search);
   const question = state.questions[0];
-  if (question) return questionPrompt(question, line.text);
+  if (question) return guard.prompt(question, line.text);
   const argument = state.asking && askedArgument(state.asking);
   return argument ? { label: argument.name } : {};
 }
@@ -140,12 +144,13 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
     if (state.exiting) exit();
   }, [state.exiting, exit]);
 
+  const guard = useQuestionGuard(state.questions[0], { current: () => lineRef.current, set: setLine });
   const remember = inputHistory && ((text: string): void => void inputHistory.add(text));
   // One handler for the program's life, which calls this render's: Ink subscribes a handler anew
   // whenever it changes, which would be at every frame of a streaming reply.
   const keyHandler = useRef<(input: string, key: Key) => void>(() => undefined);
   keyHandler.current = (input, key) =>
-    handleKey(input, key, { chat, currentLine: () => lineRef.current, setLine, exit, remember });
+    handleKey(input, key, { chat, currentLine: () => lineRef.current, setLine, exit, remember, guard });
   useInput(
     useCallback((input: string, key: Key) => {
       for (const press of keysInChunk(input, key)) keyHandler.current(press.input, press.key);
@@ -172,7 +177,7 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
       <PullLine pulling={state.pulling} width={width} />
       <QueuedLines lines={state.queued} width={width} />
       <StatusBar model={session.model} ollama={state.ollama} servers={state.servers} context={state.context} />
-      <Prompt line={line} busy={isBusy(state)} {...promptLabel(state, line)} />
+      <Prompt line={line} busy={isBusy(state)} {...promptLabel(state, line, guard)} />
     </Box>
   );
 }

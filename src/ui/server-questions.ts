@@ -1,9 +1,9 @@
 /**
  * The questions put to the person at the REPL, as the screen holds them: a server's (may it use
  * the model, may its completion go back, may a URL open, a form to fill in field by field) and
- * the REPL's own offer to pull a model. Each is answered on the input line with Enter (Esc says
- * no); several wait their turn. Plain data: an answer is a decision the controller gives the
- * session by the question's id.
+ * the REPL's own offer to pull a model. Each is answered on the input line with Enter once it is
+ * ready (question-guard.ts; Esc says no at once); several wait their turn. Plain data: an answer
+ * is a decision the controller gives the session by the question's id.
  */
 import type { Decision, ServerQuestion } from '../vocabulary/questions.js';
 import type { FormField, FormRequest, FormValue, SamplingRequest } from '../vocabulary/server-requests.js';
@@ -86,8 +86,20 @@ export function currentField(question: Extract<ScreenQuestion, { type: 'form' }>
   return question.request.fields[question.answered];
 }
 
-/** What leads the input line while the question waits, and what is said under it. */
-export function questionPrompt(question: ScreenQuestion, typed: string): { label: string; hint?: string } {
+/** What leads the input line while the question waits, what is said under it, and whether the line is masked. */
+export interface QuestionPrompt {
+  label: string;
+  hint?: string;
+  /** A form's secret field: each character typed shows as a dot. */
+  masked?: boolean;
+}
+
+/** The form field being asked asks for a secret. */
+export function asksSecret(question: ScreenQuestion): boolean {
+  return question.type === 'form' && currentField(question)?.secret === true;
+}
+
+export function questionPrompt(question: ScreenQuestion, typed: string): QuestionPrompt {
   switch (question.type) {
     case 'sampling':
       return { label: 'use the model? y/a/n' };
@@ -104,7 +116,7 @@ export function questionPrompt(question: ScreenQuestion, typed: string): { label
       if (!field) return { label: `send to ${question.request.server}? y/n` };
       const input = typed === '' ? undefined : parseFieldInput(field, typed);
       const problem = input && 'problem' in input ? ` — needs ${input.problem}` : '';
-      return { label: field.name, hint: `${fieldHint(field)}${problem}` };
+      return { label: field.name, hint: `${fieldHint(field)}${problem}`, ...(field.secret ? { masked: true } : {}) };
     }
   }
 }
@@ -159,7 +171,8 @@ function answerForm(
   const input = parseFieldInput(field, typed);
   if ('problem' in input) return again(`${field.name} needs ${input.problem}.`);
   const values = 'value' in input ? { ...question.values, [field.name]: input.value } : question.values;
-  const shown = 'value' in input ? JSON.stringify(input.value) : '(left out)';
+  // Security: a secret's value is never shown, nor kept with the screen in the session file.
+  const shown = !('value' in input) ? '(left out)' : field.secret ? '(hidden)' : JSON.stringify(input.value);
   const next = { ...question, values, answered: question.answered + 1 };
   return { next, items: [{ type: 'user', text: `${field.name} = ${shown}` }] };
 }

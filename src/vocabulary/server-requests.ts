@@ -35,6 +35,8 @@ interface FieldCommon {
   title?: string;
   description?: string;
   required: boolean;
+  /** Its name or title says it is a secret (a password, a token): masked, never shown or kept. */
+  secret?: true;
 }
 
 /** One field of a form a server asks the user to fill in (`requestedSchema`'s properties). */

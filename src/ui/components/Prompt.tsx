@@ -4,11 +4,14 @@ import { memo } from 'react';
 import { sanitizeForTerminal } from '../../shared/terminal-text.js';
 import type { LineState } from '../line-editor.js';
 
+const MASK = '•';
+
 function InputLine({
   line,
   busy,
   label,
   hint,
+  masked,
 }: {
   line: LineState;
   busy: boolean;
@@ -16,10 +19,13 @@ function InputLine({
   label?: string | undefined;
   /** Said under the line: what the answer takes, and what is wrong with it so far. */
   hint?: string | undefined;
+  /** A secret is asked for: each character shows as a dot. */
+  masked?: boolean | undefined;
 }): React.JSX.Element {
-  const before = line.text.slice(0, line.cursor);
-  const under = line.text[line.cursor] ?? ' ';
-  const after = line.text.slice(line.cursor + 1);
+  const text = masked ? MASK.repeat(line.text.length) : line.text;
+  const before = text.slice(0, line.cursor);
+  const under = text[line.cursor] ?? ' ';
+  const after = text.slice(line.cursor + 1);
   return (
     <Box flexDirection="column">
       <Box>
