@@ -16,7 +16,7 @@ import type { ChatSession } from '../../src/session/chat-session.js';
 import { openChatSession } from '../../src/session/open-chat-session.js';
 import type { Runtime } from '../../src/session/runtime.js';
 import { runtimeForSession } from '../../src/session/session-resume.js';
-import { silentLogger } from '../../src/shared/log.js';
+import { createLogger, type Logger, silentLogger } from '../../src/shared/log.js';
 import { InputHistory } from '../../src/state/input-history.js';
 import { SessionKeeper } from '../../src/state/session-keeper.js';
 import { SessionStore } from '../../src/state/session-store.js';
@@ -29,6 +29,8 @@ export interface LiveReplOptions {
   config: Record<string, unknown> | (() => Record<string, unknown>);
   /** Default: `llama3.2` without native tools, so calls are text JSON. */
   models?: FakeModel[];
+  /** Writes the chat's log, at debug level, to `logFile`; by default nothing is logged. */
+  log?: boolean;
 }
 
 export interface LiveRepl {
@@ -36,6 +38,8 @@ export interface LiveRepl {
   readonly workDir: string;
   /** `XDG_STATE_HOME` of the chat: its saved sessions and input history are under `mcp-chat/` here. */
   readonly stateHome: string;
+  /** Where the chat's log is written, with `log: true`. */
+  readonly logFile: string;
   /** The session of the chat opened last. */
   readonly session: ChatSession;
   /**
@@ -63,6 +67,8 @@ export function useLiveRepl(options: LiveReplOptions): LiveRepl {
   let workDir = '';
   let chat: OpenChat | undefined;
   const stateHome = (): string => path.join(workDir, 'state');
+  const logFile = (): string => path.join(workDir, 'mcp-chat.log');
+  let log: Logger = silentLogger;
   const stateEnv = (): Record<string, string> => ({ XDG_STATE_HOME: stateHome() });
   const opened = (): OpenChat => {
     if (!chat) throw new Error('no chat is open');
@@ -73,7 +79,7 @@ export function useLiveRepl(options: LiveReplOptions): LiveRepl {
     const configPath = path.join(workDir, 'mcp_config.json');
     const env = { HOME: workDir, OLLAMA_HOST: live.ollama.url, ...stateEnv() };
     const read = () => loadConfig({ configPath, cwd: workDir, env, packageConfigPath: SHIPPED_CONFIG });
-    return { config: read(), log: silentLogger, debug: false, configFile: { path: configPath, read } };
+    return { config: read(), log, debug: false, configFile: { path: configPath, read } };
   }
 
   async function close(): Promise<void> {
@@ -95,6 +101,9 @@ export function useLiveRepl(options: LiveReplOptions): LiveRepl {
     },
     get stateHome() {
       return stateHome();
+    },
+    get logFile() {
+      return logFile();
     },
     get session() {
       return opened().session;
@@ -131,6 +140,7 @@ export function useLiveRepl(options: LiveReplOptions): LiveRepl {
     vi.stubEnv('XDG_STATE_HOME', stateHome());
     const config = typeof options.config === 'function' ? options.config() : options.config;
     fs.writeFileSync(path.join(workDir, 'mcp_config.json'), JSON.stringify(config));
+    if (options.log) log = createLogger({ level: 'debug', file: logFile() });
   });
   afterAll(async () => {
     await close();
