@@ -185,20 +185,15 @@ describe('question attacks in the REPL: a server asks for a form', () => {
     const app = await screen(repl, 'login');
     repl.ollama.script(textCall('login', 'sign_in', {}), 'Signed in again.');
     app.send('sign me in again');
-    await app.waitForScreen(NOT_READY_HINT);
-    questionReadable();
+    // Each field is answered once it is ready: `waitFor` moves the fake clock on as it waits.
     await app.waitForScreen(/^user ›/m);
     app.send('ana');
-    await app.waitForScreen(NOT_READY_HINT);
-    questionReadable();
     await app.waitForScreen(/^secret ›/m);
     app.press(password);
     await app.waitForScreen(`secret › ${'•'.repeat(password.length)}`);
     expect(app.screen()).not.toContain(password);
     app.press(KEY.enter);
     await app.waitForScreen('secret = (hidden)');
-    await app.waitForScreen(NOT_READY_HINT);
-    questionReadable();
     await app.waitForScreen('send to login? y/n ›');
     app.send('y');
     await app.waitForAnswer('Signed in again.');
