@@ -2,7 +2,7 @@
  * Pulling a model from the REPL: the real binary in a terminal (tmux), the fake Ollama's
  * `/api/pull`. `/model <name>` for a model that is not pulled offers it for download; y pulls it
  * with a live progress line and then switches; Esc cancels the pull and keeps the model; n, or any
- * other line, pulls nothing. A REPL started with a model that is not pulled offers it too.
+ * other line, pulls nothing. Each answer waits for the prompt, which shows once the offer takes one. A REPL started with a model that is not pulled offers it too.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { RecordedRequest } from '../fakes/fake-ollama.js';
@@ -92,6 +92,7 @@ describe.skipIf(!TmuxPane.available())('/model <name> for a model that is not pu
   it('y for a name the library does not have: one error line and where to look, the model unchanged', async () => {
     pane.type('/model qwen-nonexistent', 'Enter');
     await repl.shows('qwen-nonexistent is not pulled. Pull it now?');
+    await repl.shows('pull? y/n ›');
     pane.type('y', 'Enter');
     await repl.shows("✗ no model named 'qwen-nonexistent' in the Ollama library");
     await repl.shows('Check the name at https://ollama.com/library');
@@ -102,6 +103,7 @@ describe.skipIf(!TmuxPane.available())('/model <name> for a model that is not pu
   it('a line that is not y or n sets the offer aside and goes on as typed', async () => {
     pane.type('/model othermodel', 'Enter');
     await repl.shows('othermodel is not pulled. Pull it now?');
+    await repl.shows('pull? y/n ›');
     pane.type('/model llama3.2', 'Enter');
     await repl.shows('Model switched to llama3.2.');
     expect(pullsOf(repl, 'othermodel')).toEqual([]);
@@ -116,6 +118,8 @@ describe.skipIf(!TmuxPane.available())('a REPL started with a model that is not 
     repl.ollama.offerPull('fresh', { layers: [1_500_000_000] });
     await repl.shows('model fresh is not available on');
     await repl.shows('fresh is not pulled. Pull it now? y/n');
+    // The offer takes an answer once it has been on screen a moment (the prompt then says so).
+    await repl.shows('pull? y/n ›');
     repl.pane.type('y', 'Enter');
     await repl.shows('Pulled fresh (1.5 GB in');
     await vi.waitFor(() => expect(repl.pane.screen()).toMatch(/^fresh {2}ollama ✓/m), SCREEN_WAIT);
