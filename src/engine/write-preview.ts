@@ -14,6 +14,8 @@ const READ_TIMEOUT_MS = 2_000;
 const READ_MAX_CHARS = 1_000_000;
 /** Diffs of more changed lines than this are not worked out (Myers' cost grows with them). */
 const MAX_EDIT_LINES = 5_000;
+/** Characters of what a failed read said, kept as the reason. */
+const REASON_CHARS = 160;
 /** The read tools a file server offers, the first one offered is used. */
 const READ_TOOLS = ['read_text_file', 'read_file'];
 /** How a read says it did not return the whole file: our host's cap, our file server's, or a binary file. */
@@ -75,7 +77,7 @@ function readCall(call: ToolCall, path: string, context: PreviewContext): ToolCa
 /** The preview from what the read returned. */
 export function previewFrom(change: Change, read: ToolResult): WritePreview {
   const { path } = change;
-  const said = read.forModel.trim().split('\n')[0] ?? '';
+  const said = (read.forModel.trim().split('\n')[0] ?? '').slice(0, REASON_CHARS);
   if (read.isError) return { kind: 'new-file', path, reason: said };
   const current = read.forModel;
   if (INCOMPLETE.some((pattern) => pattern.test(current)))

@@ -13,6 +13,8 @@ export type LineTone = 'added' | 'removed' | 'hunk';
 export interface ReviewLine {
   text: string;
   tone?: LineTone;
+  /** A line this view wrote about an argument (its size, what a preview found): wrapped at words. */
+  note?: true;
 }
 
 /** The arguments a preview stands for: the new content, or the edits that make it. */
@@ -41,25 +43,21 @@ function diffLines(patch: string): ReviewLine[] {
   });
 }
 
+/** What a preview without a diff says of the file: a new one, or one not compared, and why. */
+export function previewNote(preview: Exclude<WritePreview, { kind: 'diff' }>): string {
+  return preview.kind === 'new-file'
+    ? `new file (reading it said: ${preview.reason})`
+    : `not compared with the current file (${preview.reason})`;
+}
+
 function previewedArgument(key: string, value: unknown, preview: WritePreview): ReviewLine[] {
+  if (preview.kind === 'diff')
+    return [
+      { text: `${key}: the change to ${preview.path}, against its current content:`, note: true },
+      ...diffLines(preview.patch),
+    ];
   const text = valueText(value);
-  switch (preview.kind) {
-    case 'diff':
-      return [
-        { text: `${key}: the change to ${preview.path}, against its current content:` },
-        ...diffLines(preview.patch),
-      ];
-    case 'new-file':
-      return [
-        { text: `${key}: new file (reading it said: ${preview.reason}); ${valueSize(text)}:` },
-        ...indented(text),
-      ];
-    case 'not-compared':
-      return [
-        { text: `${key}: not compared with the current file (${preview.reason}); ${valueSize(text)}:` },
-        ...indented(text),
-      ];
-  }
+  return [{ text: `${key}: ${previewNote(preview)}; ${valueSize(text)}:`, note: true }, ...indented(text)];
 }
 
 function argumentLines(key: string, value: unknown, preview: WritePreview | undefined): ReviewLine[] {
@@ -67,11 +65,14 @@ function argumentLines(key: string, value: unknown, preview: WritePreview | unde
   const oneLine = oneLineArgument(key, value);
   if (oneLine !== undefined) return [{ text: oneLine }];
   const text = valueText(value);
-  return [{ text: `${key}: ${valueSize(text)}:` }, ...indented(text)];
+  return [{ text: `${key}: ${valueSize(text)}:`, note: true }, ...indented(text)];
 }
 
+/** Security: paths and other one-line arguments come first, on screen from the start, never after a long value. */
 export function reviewLines(args: Record<string, unknown>, preview?: WritePreview): ReviewLine[] {
   const entries = Object.entries(args);
   if (entries.length === 0) return [{ text: '(no arguments)' }];
-  return entries.flatMap(([key, value]) => argumentLines(key, value, preview));
+  const long = ([key, value]: [string, unknown]): boolean => oneLineArgument(key, value) === undefined;
+  const ordered = [...entries.filter((entry) => !long(entry)), ...entries.filter(long)];
+  return ordered.flatMap(([key, value]) => argumentLines(key, value, preview));
 }

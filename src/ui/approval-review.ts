@@ -8,6 +8,7 @@
 import { approvalArguments } from '../present/argument-views.js';
 import { type ReviewLine, reviewLines } from '../present/review-lines.js';
 import { sanitizeForTerminal } from '../shared/terminal-text.js';
+import { wrapWords } from './wrap-styled.js';
 import type { ToolCall, WritePreview } from '../vocabulary/types.js';
 
 /** Rows of the call shown at once: the box, its keys and the input line fit a 24-row terminal. */
@@ -36,22 +37,27 @@ function expandTabs(line: string): string {
   return out;
 }
 
-/** One line as rows of the box, each keeping the line's tone. */
-export function rowsOf(line: ReviewLine): ReviewLine[] {
-  const chars = Array.from(expandTabs(sanitizeForTerminal(line.text)));
-  const rows: ReviewLine[] = [];
-  for (let at = 0; at === 0 || at < chars.length; at += REVIEW_COLUMNS) {
-    const text = chars.slice(at, at + REVIEW_COLUMNS).join('');
-    rows.push(line.tone ? { text, tone: line.tone } : { text });
-  }
+/** Text cut into rows of the box, every character kept. */
+function cutRows(text: string): string[] {
+  const chars = Array.from(text);
+  const rows: string[] = [];
+  for (let at = 0; at === 0 || at < chars.length; at += REVIEW_COLUMNS)
+    rows.push(chars.slice(at, at + REVIEW_COLUMNS).join(''));
   return rows;
+}
+
+/** One line as rows of the box, each keeping the line's tone; an argument's text is cut, never reflowed. */
+export function rowsOf(line: ReviewLine): ReviewLine[] {
+  const inert = expandTabs(sanitizeForTerminal(line.text));
+  const rows = line.note ? wrapWords(inert, REVIEW_COLUMNS) : cutRows(inert);
+  return rows.map((text) => (line.tone ? { text, tone: line.tone } : { text }));
 }
 
 const atEnd = (lines: ReviewLine[], top: number): boolean => top + REVIEW_ROWS >= lines.length;
 
 /** The view of a call that must be scrolled through, or undefined when its short view shows all of it. */
 export function approvalReview(call: ToolCall, preview?: WritePreview): ApprovalReview | undefined {
-  if (!preview && !approvalArguments(call.arguments).abbreviated) return undefined;
+  if (preview?.kind !== 'diff' && !approvalArguments(call.arguments).abbreviated) return undefined;
   const lines = reviewLines(call.arguments, preview).flatMap(rowsOf);
   return { lines, top: 0, seen: atEnd(lines, 0) };
 }

@@ -4,7 +4,15 @@
  */
 import type { ServerToolChanges } from '../vocabulary/tool-pins.js';
 import type { ApprovalReview } from './approval-review.js';
-import type { ApprovalDecision, CallId, QuestionId, ToolCall, ToolProgress, ToolResult } from '../vocabulary/types.js';
+import type {
+  ApprovalDecision,
+  CallId,
+  QuestionId,
+  ToolCall,
+  ToolProgress,
+  ToolResult,
+  WritePreview,
+} from '../vocabulary/types.js';
 
 export type HistoryItem =
   | { id: number; type: 'banner'; model: string; configSource: string }
@@ -51,6 +59,8 @@ export interface ApprovalActivity {
   call: ToolCall;
   ready: boolean;
   choice?: AllowingDecision;
+  /** For a write to a file, what it would change (a diff is shown in `review`). */
+  preview?: WritePreview;
   /** A call too long for the box, which takes `y` and `a` only once it has been seen to its end. */
   review?: ApprovalReview;
   /** `y` or `a` was pressed before all of the call was seen: until it is, the box says why it did nothing. */

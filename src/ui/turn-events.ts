@@ -113,9 +113,10 @@ function applyCallEvent(state: ChatState, event: CallEvent, debug: boolean): Cha
       return { ...state, activity: { ...state.activity, progress } };
     }
     case 'approval-request': {
-      const review = approvalReview(event.call, event.preview);
-      const { id, callId, call } = event;
-      return { ...state, activity: { type: 'approval', id, callId, call, ready: false, ...(review && { review }) } };
+      const { id, callId, call, preview } = event;
+      const review = approvalReview(call, preview);
+      const shown = { ...(preview && { preview }), ...(review && { review }) };
+      return { ...state, activity: { type: 'approval', id, callId, call, ready: false, ...shown } };
     }
     case 'tool-result': {
       const still = running(state).filter((call) => call.id !== event.id);

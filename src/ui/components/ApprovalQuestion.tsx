@@ -8,7 +8,7 @@
 import { Box, Text } from 'ink';
 import { displayName } from '../../vocabulary/tool-naming.js';
 import { approvalArguments } from '../../present/argument-views.js';
-import type { LineTone } from '../../present/review-lines.js';
+import { type LineTone, previewNote } from '../../present/review-lines.js';
 import { sanitizeForTerminal } from '../../shared/terminal-text.js';
 import { type ApprovalReview, reviewWindow } from '../approval-review.js';
 import type { ApprovalActivity } from '../history.js';
@@ -36,11 +36,15 @@ function Keys({ activity }: { activity: ApprovalActivity }): React.JSX.Element {
 /** The arguments as they fit the box. */
 function ShortView({ activity }: { activity: ApprovalActivity }): React.JSX.Element {
   const { lines, abbreviated } = approvalArguments(activity.call.arguments);
+  const { preview } = activity;
   return (
     <>
       {lines.map((line, index) => (
         <Text key={index}>{`  ${sanitizeForTerminal(line)}`}</Text>
       ))}
+      {preview && preview.kind !== 'diff' ? (
+        <Text color="yellow">{`  ${sanitizeForTerminal(previewNote(preview))}`}</Text>
+      ) : null}
       {abbreviated ? <Text dimColor>[v] puts the whole call in the scrollback</Text> : null}
     </>
   );
