@@ -29,12 +29,12 @@ function toneOf(line: string): LineTone | undefined {
   return undefined;
 }
 
-/** The patch's lines, without the rule the diff package puts above the file names. */
+/** The patch's lines, without the `Index:` line and the rule the diff package puts above the file names. */
 function diffLines(patch: string): ReviewLine[] {
   const lines = patch
     .replace(/\n$/, '')
     .split('\n')
-    .filter((line) => !/^=+$/.test(line));
+    .filter((line) => !/^(=+|Index: .*)$/.test(line));
   const changed = lines.some((line) => line.startsWith('@@'));
   if (!changed) return [{ text: '  (no change: the file already holds this content)' }];
   return lines.map((line) => {
