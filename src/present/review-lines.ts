@@ -72,7 +72,8 @@ function argumentLines(key: string, value: unknown, preview: WritePreview | unde
 export function reviewLines(args: Record<string, unknown>, preview?: WritePreview): ReviewLine[] {
   const entries = Object.entries(args);
   if (entries.length === 0) return [{ text: '(no arguments)' }];
-  const long = ([key, value]: [string, unknown]): boolean => oneLineArgument(key, value) === undefined;
+  const long = ([key, value]: [string, unknown]): boolean =>
+    (preview !== undefined && PREVIEWED.has(key)) || oneLineArgument(key, value) === undefined;
   const ordered = [...entries.filter((entry) => !long(entry)), ...entries.filter(long)];
   return ordered.flatMap(([key, value]) => argumentLines(key, value, preview));
 }
