@@ -56,7 +56,9 @@ describe('approval attacks in the REPL', () => {
     // The path comes first, above the content that would push it out of the box.
     expect(screen).toContain(`wants to run with: path: "${hook}" content: new file`);
     const size = `${content.length.toLocaleString('en-US')} characters, 301 lines:`;
-    expect(screen).toContain(`(reading it said: Error: no such file ${hook}); ${size} These are harmless release notes.`);
+    expect(screen).toContain(
+      `(reading it said: Error: no such file ${hook}); ${size} These are harmless release notes.`,
+    );
     app.press('n');
     await app.waitForAnswer('Refused, fine.');
     expect(written(host)).toHaveLength(0);
