@@ -104,7 +104,7 @@ describe('approval attacks in the REPL', () => {
       expect(written(host)).toHaveLength(1);
     });
 
-    it('hidden middle: v puts the whole script in the scrollback, and then y allows it', async () => {
+    it('v puts the whole script in the scrollback, and then y allows it', async () => {
       const { app, host } = await askedToWriteScript();
       app.press('v');
       await app.waitForScreen('file.write_file with every argument:');
