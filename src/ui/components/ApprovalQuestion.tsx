@@ -59,10 +59,10 @@ function ScrolledView({ review, unseen }: { review: ApprovalReview; unseen: bool
       {rows.map((row, index) => (
         <Text key={review.top + index} {...(row.tone && { color: TONE_COLOURS[row.tone] })}>{`  ${row.text}`}</Text>
       ))}
-      <Text dimColor>
-        {scrolls ? `lines ${first}–${last} of ${review.lines.length}  ↑/↓ j/k PgUp/PgDn scroll  ` : ''}
-        [v] puts the whole call in the scrollback
-      </Text>
+      {scrolls ? (
+        <Text dimColor>{`lines ${first}–${last} of ${review.lines.length}  ↑/↓ j/k PgUp/PgDn scroll`}</Text>
+      ) : null}
+      <Text dimColor>[v] puts the whole call in the scrollback</Text>
       {review.seen ? null : unseen ? (
         <Text color="yellow">scroll to the end (↓) or press v to see the whole call first</Text>
       ) : (
