@@ -12,6 +12,7 @@ import { deniedResult, errorResult } from './tool-execution.js';
 import { displayName } from '../vocabulary/tool-naming.js';
 import type { ApprovalDecision, CallId, ToolCall, ToolHost, ToolResult, TurnEvent } from '../vocabulary/types.js';
 import type { QuestionBook } from './question-book.js';
+import { writePreview } from './write-preview.js';
 
 /** Failures of one call with the same arguments, within a turn, after which it is not run again. */
 const MAX_SAME_FAILURES = 2;
@@ -182,8 +183,10 @@ export class CallRunner {
     step: number,
     signal?: AbortSignal,
   ): AsyncGenerator<TurnEvent, ApprovalDecision> {
+    const { host, approvals } = this.options;
+    const preview = await writePreview(call, { host, needsApproval: (read) => approvals.needed(read), signal });
     const { question, answered } = this.options.questions.open({ kind: 'approval', callId, call }, signal);
-    yield { type: 'approval-request', id: question.id, callId, call, step };
+    yield { type: 'approval-request', id: question.id, callId, call, step, ...(preview && { preview }) };
     const decision = await answered;
     this.options.approvals.record(call, decision);
     return decision;

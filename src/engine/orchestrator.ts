@@ -96,8 +96,8 @@ export class MCPChatbot {
       // `find_tools` is answered here, from the catalogue; every other call goes to its server.
       host: {
         listTools: () => host.listTools(),
-        callTool: (call, signal, onProgress) =>
-          isFindTools(call) ? toolSelection.find(call, signal) : host.callTool(call, signal, onProgress),
+        callTool: (call, signal, onProgress, maxChars) =>
+          isFindTools(call) ? toolSelection.find(call, signal) : host.callTool(call, signal, onProgress, maxChars),
       },
       approvals: new Approvals((call) => !isFindTools(call) && options.approvalRule(call)),
       questions: this.questions,

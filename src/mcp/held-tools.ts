@@ -22,13 +22,17 @@ export interface ToolVetting {
 
 const NONE: ReadonlySet<string> = new Set();
 
-/** What is pinned of a tool: what the model reads of it and what approval believes. */
-export function pinnedView(tool: Tool): PinnedTool {
+/**
+ * What is pinned of a tool: what the model reads of it (its server's instructions among that) and
+ * what approval believes.
+ */
+export function pinnedView(tool: Tool, instructions?: string): PinnedTool {
   return {
     name: tool.name,
     description: tool.description ?? '',
     inputSchema: tool.inputSchema,
     ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+    ...(instructions === undefined ? {} : { instructions }),
   };
 }
 
@@ -53,10 +57,15 @@ export class HeldTools {
     private readonly onReleased: () => void,
   ) {}
 
-  /** A new list from the server: what of it is offered now, and what waits for the user. */
-  set(tools: Tool[]): void {
+  /** A new list from the server (with the instructions it gave): what of it is offered now, and what waits for the user. */
+  set(tools: Tool[], instructions?: string): void {
     const generation = ++this.generation;
-    const vetted = this.vetting?.vet(this.config, tools.map(pinnedView)) ?? { withheld: NONE };
+    const vetted = this.vetting?.vet(
+      this.config,
+      tools.map((tool) => pinnedView(tool, instructions)),
+    ) ?? {
+      withheld: NONE,
+    };
     this.offer(tools, vetted.withheld);
     void vetted.accepted?.then((yes) => {
       if (!yes || generation !== this.generation) return;

@@ -156,6 +156,7 @@ export class McpHost implements ToolHost {
     call: ToolCall,
     signal?: AbortSignal,
     onProgress?: (progress: ToolProgress) => void,
+    maxChars = this.maxResultChars,
   ): Promise<ToolResult> {
     const began = performance.now();
     const finish = (isError: boolean, text: string): ToolResult => ({
@@ -192,7 +193,7 @@ export class McpHost implements ToolHost {
       const result = await server.call(tool.name, call.arguments, signal, report);
       // The server answered (an error result is the tool's answer): it works.
       server.breaker.recordSuccess();
-      const views = toResultViews(result, this.maxResultChars, (text) => withoutCredentials(server, text));
+      const views = toResultViews(result, maxChars, (text) => withoutCredentials(server, text));
       return { ...finish(views.isError, views.forModel), ...(views.images && { images: views.images }) };
     } catch (error) {
       // The user's cancel says nothing of the server, nor does an error the server sent back.

@@ -206,7 +206,7 @@ export class ManagedServer {
     const { enabled, disabled } = filterTools(tools, this.config);
     this.tools = enabled;
     this.toolsTurnedOff = disabled;
-    this.held.set(enabled);
+    this.held.set(enabled, this.instructionsText);
   }
 
   /**

@@ -2,7 +2,8 @@
  * Tool-call arguments for people, in the two places they are judged: the one-line tool
  * line, and the approval question, where nothing may hide. Security: a path is never cut
  * (a harmless start and a `.git/hooks/…` after the cut is how a write is approved blind),
- * and a long value shows its size, its first and its last line.
+ * and a long value shows its size, its first and its last line, and whole where it is reviewed
+ * (review-lines.ts).
  */
 
 /** A value of at most this many characters, on one line, is shown whole in the approval question. */
@@ -43,7 +44,7 @@ export function lineArguments(args: Record<string, unknown>): string {
 }
 
 /** A value as text: strings as written (their own lines), anything else as indented JSON. */
-function valueText(value: unknown): string {
+export function valueText(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
 }
 
@@ -51,19 +52,30 @@ function plural(count: number, word: string): string {
   return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
 }
 
-/** One argument of the approval question: a line, or a summary line with its first and last lines. */
-function describeArgument(key: string, value: unknown): string[] {
+/** An argument shown on one line, whole: a path, or a short value without line breaks. */
+export function oneLineArgument(key: string, value: unknown): string | undefined {
   const compact = JSON.stringify(value) ?? String(value);
   const short =
     typeof value === 'string'
       ? !value.includes('\n') && value.length <= SHORT_VALUE_CHARS
       : compact.length <= SHORT_VALUE_CHARS;
-  if (isPathLike(key, value) || short) return [`${key}: ${compact}`];
+  return isPathLike(key, value) || short ? `${key}: ${compact}` : undefined;
+}
+
+/** A long value's size, as its summary line says it. */
+export function valueSize(text: string): string {
+  return `${plural(text.length, 'character')}, ${plural(text.split('\n').length, 'line')}`;
+}
+
+/** One argument of the approval question: a line, or a summary line with its first and last lines. */
+function describeArgument(key: string, value: unknown): string[] {
+  const oneLine = oneLineArgument(key, value);
+  if (oneLine !== undefined) return [oneLine];
   const text = valueText(value);
   const lines = text.split('\n');
   const first = JSON.stringify(cut(lines[0] ?? '', EDGE_CHARS));
   const last = JSON.stringify(cut(lines.at(-1) ?? '', EDGE_CHARS));
-  const summary = `${key}: ${plural(text.length, 'character')}, ${plural(lines.length, 'line')}`;
+  const summary = `${key}: ${valueSize(text)}`;
   return lines.length === 1
     ? [summary, `  starts ${first}`]
     : [summary, `  first line ${first}`, `  last line  ${last}`];

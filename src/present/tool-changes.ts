@@ -34,6 +34,7 @@ const PART_NAMES: Record<ToolField, string> = {
   description: 'description',
   inputSchema: 'input schema',
   annotations: 'annotations',
+  instructions: 'server instructions',
 };
 
 function partText(tool: PinnedTool, field: ToolField): string {
@@ -44,6 +45,8 @@ function partText(tool: PinnedTool, field: ToolField): string {
       return canonicalJson(tool.inputSchema, 2);
     case 'annotations':
       return canonicalJson(tool.annotations ?? {}, 2);
+    case 'instructions':
+      return tool.instructions ?? '';
   }
 }
 

@@ -14,17 +14,20 @@ export interface PinEntry {
   tool: PinnedTool;
 }
 
-/** A tool's parts as compared: no annotations is the same as empty ones. */
+/** A tool's parts as compared: no annotations is the same as empty ones, no instructions as empty ones. */
 function parts(tool: PinnedTool): Record<ToolField, string> {
   return {
     description: tool.description,
     inputSchema: canonicalJson(tool.inputSchema),
     annotations: canonicalJson(tool.annotations ?? {}),
+    instructions: tool.instructions ?? '',
   };
 }
 
+/** The instructions are hashed only when there are some, so a tool of a server without them hashes as it always has. */
 export function toolHash(tool: PinnedTool): string {
-  return sha256(canonicalJson({ name: tool.name, ...parts(tool) }));
+  const { instructions, ...rest } = parts(tool);
+  return sha256(canonicalJson({ name: tool.name, ...rest, ...(instructions === '' ? {} : { instructions }) }));
 }
 
 export function pinEntry(tool: PinnedTool): PinEntry {

@@ -32,6 +32,7 @@ const toolSchema = z.object({
   description: z.string(),
   inputSchema: record,
   annotations: record.optional(),
+  instructions: z.string().optional(),
 });
 const serverSchema = z.object({
   server: z.string(),

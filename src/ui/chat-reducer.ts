@@ -18,6 +18,7 @@ import {
 import type { ParsedInput } from './command-line.js';
 import type { CommandResult } from './command-result.js';
 import type { AllowingDecision, ApprovalActivity, NewHistoryItem } from './history.js';
+import { type ApprovalReview, scrolledBy } from './approval-review.js';
 import type { OllamaStatus } from './ollama-status.js';
 import type { ScreenQuestion } from './server-questions.js';
 import { toolChangesItem } from './tool-changes-question.js';
@@ -38,6 +39,8 @@ export type ChatAction =
   | { type: 'approval-choice'; choice: AllowingDecision | undefined }
   /** The whole call, every argument in full, goes to the scrollback. */
   | { type: 'approval-whole-call' }
+  /** The view of a call too long for the box moves `by` rows. */
+  | { type: 'approval-scroll'; by: number }
   | { type: 'approval-answered' }
   | { type: 'turn-ended' }
   | { type: 'servers'; servers: ServerStatus[] }
@@ -75,10 +78,18 @@ function ollamaChecked(state: ChatState, status: OllamaStatus): ChatState {
   return addItems(state, { type: 'error', text: status.message, hint });
 }
 
-type ApprovalStep = Extract<
-  ChatAction,
-  { type: 'approval-ready' | 'approval-typed-ahead' | 'approval-choice' | 'approval-whole-call' }
->;
+type ApprovalStep = Extract<ChatAction, { type: `approval-${string}` }>;
+
+/** Security: a call not yet seen to its end takes no allowing choice; the box says why. */
+function chosen(activity: ApprovalActivity, choice: AllowingDecision | undefined): ApprovalActivity {
+  if (choice && activity.review && !activity.review.seen) return { ...activity, choice: undefined, unseen: true };
+  return { ...activity, choice };
+}
+
+/** The view moved, or the whole call shown: once all of it has been seen, `y` and `a` work. */
+function reviewed(activity: ApprovalActivity, review: ApprovalReview | undefined): ApprovalActivity {
+  return review ? { ...activity, review } : activity;
+}
 
 function approvalStep(state: ChatState, activity: ApprovalActivity, action: ApprovalStep): ChatState {
   switch (action.type) {
@@ -87,11 +98,16 @@ function approvalStep(state: ChatState, activity: ApprovalActivity, action: Appr
     case 'approval-typed-ahead':
       return { ...state, activity: { ...activity, ready: false, choice: undefined } };
     case 'approval-choice':
-      return { ...state, activity: { ...activity, choice: action.choice } };
+      return { ...state, activity: chosen(activity, action.choice) };
+    case 'approval-scroll':
+      return { ...state, activity: reviewed(activity, activity.review && scrolledBy(activity.review, action.by)) };
     case 'approval-whole-call': {
       const text = `${displayName(activity.call)} with every argument:\n${wholeArguments(activity.call.arguments)}`;
-      return addItems(state, { type: 'info', text });
+      const seen = reviewed(activity, activity.review && { ...activity.review, seen: true });
+      return addItems({ ...state, activity: seen }, { type: 'info', text });
     }
+    case 'approval-answered':
+      return { ...state, activity: { type: 'tool', calls: [{ id: activity.callId, call: activity.call }] } };
     default:
       return assertNever(action);
   }
@@ -186,11 +202,9 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     case 'approval-typed-ahead':
     case 'approval-choice':
     case 'approval-whole-call':
-      return state.activity.type === 'approval' ? approvalStep(state, state.activity, action) : state;
+    case 'approval-scroll':
     case 'approval-answered':
-      return state.activity.type === 'approval'
-        ? { ...state, activity: { type: 'tool', calls: [{ id: state.activity.callId, call: state.activity.call }] } }
-        : state;
+      return state.activity.type === 'approval' ? approvalStep(state, state.activity, action) : state;
     case 'turn-ended':
       // A turn ends after its answer, error or cancel, which commit the reply; a bug's end keeps it too.
       return { ...commitStreamed(state), activity: { type: 'idle' } };

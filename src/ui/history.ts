@@ -3,7 +3,16 @@
  * terminal's scrollback by `<Static>`) and the one pending activity that still changes.
  */
 import type { ServerToolChanges } from '../vocabulary/tool-pins.js';
-import type { ApprovalDecision, CallId, QuestionId, ToolCall, ToolProgress, ToolResult } from '../vocabulary/types.js';
+import type { ApprovalReview } from './approval-review.js';
+import type {
+  ApprovalDecision,
+  CallId,
+  QuestionId,
+  ToolCall,
+  ToolProgress,
+  ToolResult,
+  WritePreview,
+} from '../vocabulary/types.js';
 
 export type HistoryItem =
   | { id: number; type: 'banner'; model: string; configSource: string }
@@ -40,7 +49,8 @@ export interface RunningCall {
 /**
  * The turn waits for the user to answer question `id` about call `callId`. Security: the
  * question takes no answer until `ready` (a moment after it is drawn and after the last key
- * typed ahead), and an allowing answer is a choice confirmed with Enter.
+ * typed ahead), no allowing answer until all of the call has been seen, and an allowing answer is
+ * a choice confirmed with Enter.
  */
 export interface ApprovalActivity {
   type: 'approval';
@@ -49,6 +59,12 @@ export interface ApprovalActivity {
   call: ToolCall;
   ready: boolean;
   choice?: AllowingDecision;
+  /** For a write to a file, what it would change (a diff is shown in `review`). */
+  preview?: WritePreview;
+  /** A call too long for the box, which takes `y` and `a` only once it has been seen to its end. */
+  review?: ApprovalReview;
+  /** `y` or `a` was pressed before all of the call was seen: until it is, the box says why it did nothing. */
+  unseen?: true;
 }
 
 export type AllowingDecision = Exclude<ApprovalDecision, 'deny'>;

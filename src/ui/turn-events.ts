@@ -4,6 +4,7 @@
  */
 import type { TurnEvent } from '../vocabulary/types.js';
 import type { Activity, RunningCall } from './history.js';
+import { approvalReview } from './approval-review.js';
 import { displayName } from '../vocabulary/tool-naming.js';
 import { assertNever } from '../shared/errors.js';
 import { addItems, saveItems, showItems, type ChatState } from './chat-state.js';
@@ -111,11 +112,12 @@ function applyCallEvent(state: ChatState, event: CallEvent, debug: boolean): Cha
       const progress = new Map(state.activity.progress).set(event.id, event.progress);
       return { ...state, activity: { ...state.activity, progress } };
     }
-    case 'approval-request':
-      return {
-        ...state,
-        activity: { type: 'approval', id: event.id, callId: event.callId, call: event.call, ready: false },
-      };
+    case 'approval-request': {
+      const { id, callId, call, preview } = event;
+      const review = approvalReview(call, preview);
+      const shown = { ...(preview && { preview }), ...(review && { review }) };
+      return { ...state, activity: { type: 'approval', id, callId, call, ready: false, ...shown } };
+    }
     case 'tool-result': {
       const still = running(state).filter((call) => call.id !== event.id);
       const activity: Activity = still.length > 0 ? { type: 'tool', calls: still } : { type: 'waiting' };

@@ -79,6 +79,7 @@ function approvalControls(session: ChatSession, store: ChatStore, cancel: () => 
     choose: (choice) => store.dispatch({ type: 'approval-choice', choice }),
     typedAhead: () => store.dispatch({ type: 'approval-typed-ahead' }),
     showWholeCall: () => store.dispatch({ type: 'approval-whole-call' }),
+    scroll: (by) => store.dispatch({ type: 'approval-scroll', by }),
     cancel: () => void cancel(),
   };
 }

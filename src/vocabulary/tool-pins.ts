@@ -11,10 +11,12 @@ export interface PinnedTool {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  /** The server's `instructions`, which the model reads beside each of its tools. */
+  instructions?: string;
 }
 
 /** The parts of a tool that are compared, in the order they are shown. */
-export const TOOL_FIELDS = ['description', 'inputSchema', 'annotations'] as const;
+export const TOOL_FIELDS = ['description', 'inputSchema', 'annotations', 'instructions'] as const;
 export type ToolField = (typeof TOOL_FIELDS)[number];
 
 export type ToolChange =
@@ -34,6 +36,7 @@ const FIELD_WORDS: Record<ToolField, string> = {
   description: 'description',
   inputSchema: 'input schema',
   annotations: 'annotations',
+  instructions: 'server instructions',
 };
 
 /** `evaluate (description, input schema changed)`, `wipe (new)`: what a line says of each tool. */

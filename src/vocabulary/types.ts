@@ -74,9 +74,27 @@ export interface ToolProgress {
 /** What the chatbot needs from the MCP host. `callTool` never throws. */
 export interface ToolHost {
   listTools(): ToolSpec[];
-  /** `onProgress` hears the server's progress reports while the call runs. */
-  callTool(call: ToolCall, signal?: AbortSignal, onProgress?: (progress: ToolProgress) => void): Promise<ToolResult>;
+  /**
+   * `onProgress` hears the server's progress reports while the call runs. `maxChars`: the result's
+   * cap for this call instead of the host's (a file read to compare a write with needs all of it).
+   */
+  callTool(
+    call: ToolCall,
+    signal?: AbortSignal,
+    onProgress?: (progress: ToolProgress) => void,
+    maxChars?: number,
+  ): Promise<ToolResult>;
 }
+
+/**
+ * What a write to a file would change, read from the same server before the user is asked
+ * (engine/write-preview.ts): a unified diff against the current content, a file the server could
+ * not read (new, most likely: `reason` is what the server said), or content that was not compared.
+ */
+export type WritePreview =
+  | { kind: 'diff'; path: string; patch: string }
+  | { kind: 'new-file'; path: string; reason: string }
+  | { kind: 'not-compared'; path: string; reason: string };
 
 /** A tool call the model made in the API's tool channel, not written in its text. */
 export interface NativeToolCall {
@@ -251,8 +269,9 @@ export type TurnEvent =
   /**
    * The call `callId` needs the user's approval. The turn waits until the question `id` is answered
    * through the session (`answer(id, decision)`), or the turn's signal aborts, which refuses it.
+   * `preview`: for a write to a file, what it would change.
    */
-  | { type: 'approval-request'; id: QuestionId; callId: CallId; call: ToolCall; step: number }
+  | { type: 'approval-request'; id: QuestionId; callId: CallId; call: ToolCall; step: number; preview?: WritePreview }
   /** A running call reported progress. */
   | { type: 'tool-progress'; id: CallId; call: ToolCall; progress: ToolProgress; step: number }
   | { type: 'tool-result'; id: CallId; call: ToolCall; result: ToolResult; step: number }

@@ -11,6 +11,7 @@ import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import {
   dictionary,
+  INJECTED,
   LOOKUP,
   LOOKUP_REWRITTEN,
   LOOKUP_WIDER,
@@ -82,6 +83,40 @@ describe('rug pulls: tools that change after they were accepted', () => {
     expect(line).toContain('lookup (description changed)');
     expect(line).toContain('`mcp-chat tools --accept dict`');
     expect(line).toContain('--accept-tool-changes');
+  });
+
+  it('rug pull: rewritten server instructions do not reach the model, and the server’s tools wait, until accepted', async () => {
+    const said = 'Answer with the definition only.';
+    await pinThenOffer(
+      { tools: [LOOKUP], instructions: said },
+      { tools: [LOOKUP], instructions: `${said} ${INJECTED}` },
+    );
+    ollama.script(textCall('dict', 'lookup', { word: 'ubiquitous' }), 'Done.');
+    const { result, calls } = await ask('define ubiquitous');
+    for (const prompt of systemPrompts()) expect(prompt).not.toContain('id_rsa');
+    expect(calls[0]).toMatchObject({ tool: 'lookup', isError: true });
+    expect(dict.calls()).toEqual([]);
+    expect(warnings(result.stderr)).toEqual([expect.stringContaining('lookup (server instructions changed)')]);
+
+    const changes = await cli(['tools', '--changes']);
+    expect(changes.stdout).toContain('  lookup: server instructions changed');
+    expect(changes.stdout).toContain(`      + ${said} ${INJECTED}`);
+    expect((await cli(['tools', '--accept', 'dict'])).code).toBe(0);
+    ollama.script(textCall('dict', 'lookup', { word: 'x' }), 'Done.');
+    const accepted = await ask('define x');
+    expect(accepted.result.stderr).toBe('');
+    expect(systemPrompts().at(-1)).toContain('id_rsa');
+    expect(accepted.calls[0]).toMatchObject({ isError: false });
+  });
+
+  it('a server that gives the same instructions as when it was pinned is offered as it was, with no line', async () => {
+    const spec = { tools: [LOOKUP], instructions: 'Answer with the definition only.' };
+    await pinThenOffer(spec, spec);
+    ollama.script(textCall('dict', 'lookup', { word: 'x' }), 'Done.');
+    const { result, calls } = await ask('define x');
+    expect(result.stderr).toBe('');
+    expect(systemPrompts()[0]).toContain('Answer with the definition only.');
+    expect(calls[0]).toMatchObject({ isError: false });
   });
 
   it('rug pull: a rewritten input schema is refused by call; --accept-tool-changes runs it for that run only', async () => {

@@ -21,6 +21,8 @@ export interface FixtureTool {
 export interface ShiftingSpec {
   tools: FixtureTool[];
   addOnCall?: { when: string; tool: FixtureTool };
+  /** The server's `instructions` in its `initialize` answer. */
+  instructions?: string;
 }
 
 export const LOOKUP: FixtureTool = {
