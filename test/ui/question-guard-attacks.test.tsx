@@ -109,9 +109,9 @@ describe('question attacks in the REPL: a server asks', () => {
     app.press(KEY.esc);
     await app.waitForAnswer('It was declined.');
     expect(samplingRequests()).toEqual([]);
-    expect(sentContents(repl.ollama).some((content) => content.includes('the user declined the sampling request'))).toBe(
-      true,
-    );
+    expect(
+      sentContents(repl.ollama).some((content) => content.includes('the user declined the sampling request')),
+    ).toBe(true);
     expect(app.inputLine()).toBe('y');
   });
 
@@ -214,6 +214,7 @@ describe('question attacks in the REPL: a server asks for a form', () => {
     const saved = filesUnder(path.join(repl.stateHome, 'mcp-chat'));
     expect(saved.join('\n')).toContain('secret = (hidden)');
     expect(saved.join('\n')).not.toContain(password);
-    for (const file of [`${exported}.md`, `${exported}.json`]) expect(fs.readFileSync(file, 'utf8')).not.toContain(password);
+    for (const file of [`${exported}.md`, `${exported}.json`])
+      expect(fs.readFileSync(file, 'utf8')).not.toContain(password);
   });
 });
