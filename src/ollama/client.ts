@@ -30,8 +30,8 @@ export interface OllamaClient extends LlmClient {
   readonly baseUrl: string;
   /** Throws `OllamaError('unreachable')` naming the URL when no Ollama answers there. */
   checkAvailable(): Promise<void>;
-  /** Throws `OllamaError('model-missing')` with the `ollama pull` hint. */
-  checkModel(): Promise<void>;
+  /** Throws `OllamaError('model-missing')` with the `ollama pull` hint, for `model` or else the current one. */
+  checkModel(model?: string): Promise<void>;
   /** Names of the models the server has, as `/api/tags` lists them (`llama3.2:latest`). */
   listModels(): Promise<string[]>;
   /** Later requests use `name`; capabilities are looked up (and cached) per model. */
@@ -85,8 +85,8 @@ class HttpOllamaClient implements OllamaClient {
     }
   }
 
-  async checkModel(): Promise<void> {
-    const target = this.target;
+  async checkModel(model?: string): Promise<void> {
+    const target = model === undefined ? this.target : { ...this.target, model };
     const names = await this.listModels();
     if (!names.some((name) => sameModel(name, target.model))) throw modelMissing(target);
   }

@@ -239,14 +239,9 @@ export class ChatSession {
 
   /** Switches only to a model Ollama has, so a typo never breaks the next turn. */
   async switchModel(name: string): Promise<void> {
-    const previous = this.llm.model;
+    // Checked before it is set: a check running meanwhile (the one at start) still sees the current model.
+    await this.llm.checkModel(name);
     this.llm.setModel(name);
-    try {
-      await this.llm.checkModel();
-    } catch (error) {
-      this.llm.setModel(previous);
-      throw error;
-    }
     this.chatbot.resetModelState();
   }
 
