@@ -63,6 +63,10 @@ describe.skipIf(!TmuxPane.available())('the REPL in a terminal', () => {
     await waitForScreen(/Model: llama3\.2/);
     pane.type('model no-such-model', 'Enter');
     await waitForScreen(/Pull it with `ollama pull no-such-model`/);
+    // The offer to pull it takes an answer once it has been read: a line typed before would be kept aside.
+    await waitForScreen(/pull\? y\/n ›/);
+    pane.type('n', 'Enter');
+    await waitForScreen(/no-such-model not pulled\./);
     pane.type('/model qwen2.5', 'Enter');
     await waitForScreen(/Model switched to qwen2\.5\./);
     pane.type('model llama3.2', 'Enter');
