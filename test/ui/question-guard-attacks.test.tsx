@@ -6,7 +6,6 @@
  * moves the clock on when it means the question to be ready.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { cleanup } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -14,6 +13,7 @@ import { NOT_READY_HINT } from '../../src/ui/question-guard.js';
 import { QUIET_WAIT_MS } from '../../src/ui/use-quiet-wait.js';
 import type { FakeOllama } from '../fakes/fake-ollama.js';
 import { EVERYTHING } from '../helpers/everything.js';
+import { fakeBrowser } from '../helpers/fake-browser.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 import { type LiveRepl, useLiveRepl } from './live-repl.js';
 import { KEY, type RenderedApp } from './render-app.js';
@@ -49,8 +49,8 @@ afterEach(() => {
 });
 
 describe('question attacks in the REPL: a server asks', () => {
-  const browserDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-browser-')));
-  const opened = path.join(browserDir, 'opened.txt');
+  const browser = fakeBrowser();
+  const { opened } = browser;
   const repl = useLiveRepl({
     config: {
       mcpServers: {
@@ -63,12 +63,10 @@ describe('question attacks in the REPL: a server asks', () => {
     },
   });
   beforeAll(async () => {
-    const browser = path.join(browserDir, 'browser.sh');
-    fs.writeFileSync(browser, `#!/bin/sh\necho "$1" >> '${opened}'\n`, { mode: 0o755 });
-    vi.stubEnv('BROWSER', browser);
+    browser.install();
     await repl.open();
   });
-  afterAll(() => fs.rmSync(browserDir, { recursive: true, force: true }));
+  afterAll(() => browser.remove());
   const samplingRequests = () =>
     repl.ollama.chatRequests.filter((request) =>
       request.messages.some((message) => message.content.startsWith('Resource trigger-sampling-request context')),

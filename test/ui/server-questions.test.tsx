@@ -5,12 +5,11 @@
  * is typed, and a URL opened only after a yes. Each test draws a screen of its own over the one chat.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { cleanup } from 'ink-testing-library';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeOllama } from '../fakes/fake-ollama.js';
 import { EVERYTHING, everythingOverHttp } from '../helpers/everything.js';
+import { fakeBrowser } from '../helpers/fake-browser.js';
 import { killAll } from '../helpers/spawn-server.js';
 import { type LiveRepl, useLiveRepl } from './live-repl.js';
 import { KEY, type RenderedApp } from './render-app.js';
@@ -32,8 +31,8 @@ async function screen(repl: LiveRepl): Promise<RenderedApp> {
 afterEach(() => cleanup());
 
 describe('a server asks the user, in the REPL', () => {
-  const browserDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-browser-')));
-  const opened = path.join(browserDir, 'opened.txt');
+  const browser = fakeBrowser();
+  const { opened } = browser;
   const repl = useLiveRepl({
     config: {
       mcpServers: {
@@ -52,12 +51,10 @@ describe('a server asks the user, in the REPL', () => {
     },
   });
   beforeAll(async () => {
-    const browser = path.join(browserDir, 'browser.sh');
-    fs.writeFileSync(browser, `#!/bin/sh\necho "$1" >> '${opened}'\n`, { mode: 0o755 });
-    vi.stubEnv('BROWSER', browser);
+    browser.install();
     await repl.open();
   });
-  afterAll(() => fs.rmSync(browserDir, { recursive: true, force: true }));
+  afterAll(() => browser.remove());
 
   /** What the model was sent as the result of the last tool call. */
   const lastToolResult = (): string =>
