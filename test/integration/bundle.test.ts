@@ -152,13 +152,14 @@ describe('the built programs', () => {
   it("the chat's Ink is the one in node_modules, as patched there for the tests too (patches/ink+6.8.0.patch)", () => {
     const chatFiles = reachable(outputFor('src/cli/chat-command.tsx'));
     const text = chatFiles.map((name) => fs.readFileSync(path.join(REPO_ROOT, name), 'utf8')).join('\n');
-    for (const file of ['ink.js', 'measure-text.js', 'wrap-text.js']) {
+    for (const file of ['ink.js', 'measure-text.js', 'wrap-text.js', 'output.js']) {
       const installed = fs.readFileSync(path.join(REPO_ROOT, 'node_modules/ink/build', file), 'utf8');
       const patchedLines = installed.split('\n').filter((line) => line.includes('Patched (mcp-chat'));
       expect(patchedLines, `node_modules/ink/build/${file} is patched`).toHaveLength(1);
     }
     expect(text).toContain('this.fullStaticOutput = lastScreens(this.fullStaticOutput + staticOutput');
     expect(text.match(/cache\d*\.size >= CACHE_LIMIT\d*\)/g)).toHaveLength(2);
+    expect(text).toContain('styledCharsAcrossFrames.size >= STYLED_CHARS_LIMIT');
   });
 
   it("no bundle carries zod's `z` object, which holds all of zod (its JSON Schema reader among it) for any use of it", () => {

@@ -59,3 +59,43 @@ describe("the patched Ink's scrollback for redraws", () => {
     expect(redraw).not.toContain('scrollback line 1\n');
   });
 });
+
+// Colours written as escape codes, as the chat's markdown gives them to Ink, whatever colour level this terminal has.
+const RED = 31;
+const GREEN = 32;
+const BLUE = 34;
+const colour = (code: number, text: string): string => `\u001B[${code}m${text}\u001B[39m`;
+
+describe("the patched Ink's styled characters shared across frames", () => {
+  it('draws each frame as its own lines say, in their own colours, through a refill of the shared characters', async () => {
+    for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) vi.stubEnv(name, undefined);
+    const { Box, Text, render } = await import('ink');
+    const terminal = new FakeTerminal(40);
+    // More distinct lines than the patch keeps, so frames are drawn before and after it starts over.
+    const Frame = ({ frame }: { frame: number }): React.JSX.Element => (
+      <Box flexDirection="column">
+        <Text>{colour(GREEN, 'steady line')}</Text>
+        {Array.from({ length: 30 }, (_, row) => (
+          <Text key={row}>{colour(row % 2 === 0 ? RED : BLUE, `frame ${frame} row ${row}`)}</Text>
+        ))}
+      </Box>
+    );
+    const stdout = terminal as unknown as NodeJS.WriteStream;
+    const app = render(<Frame frame={0} />, { stdout, patchConsole: false, exitOnCtrlC: false, maxFps: 0 });
+    for (let frame = 1; frame <= 12; frame++) {
+      app.rerender(<Frame frame={frame} />);
+      await vi.waitFor(
+        () => expect(terminal.writes.some((text) => text.includes(`frame ${frame} row 29`))).toBe(true),
+        CONDITION_WAIT,
+      );
+    }
+    const last = terminal.writes.findLast((text) => text.includes('frame 12 row 29')) ?? '';
+    app.unmount();
+    // Each row keeps its own colour, and no earlier frame's text is left.
+    expect(last).toContain('\u001B[32msteady line');
+    expect(last).toContain('\u001B[31mframe 12 row 0');
+    expect(last).toContain('\u001B[34mframe 12 row 1');
+    expect(last).toContain('\u001B[34mframe 12 row 29');
+    expect(last).not.toMatch(/frame (\d|1[01]) row/);
+  });
+});
