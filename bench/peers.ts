@@ -142,7 +142,8 @@ export async function benchPeers(): Promise<BenchmarkResult> {
           "same MCP server (the project's calculator over stdio). The scripted model (bench/lib/model/) answers every client " +
           'alike, through the API it calls (Ollama `/api/chat` for mcp-chat, the Responses API for codex, Chat Completions for ' +
           'opencode), with native tool calls. Wall time: spawn to exit. CPU: user + system time of the whole process tree ' +
-          '(the kernel count of waited-for children). Peak RSS: the largest sum of resident memory over the tree, sampled from ' +
+          '(the kernel count of its reaped processes: each client runs under bench/lib/subreaper.py, a child subreaper, so servers ' +
+          'a client ends without waiting for them, or leaves behind, are counted too). Peak RSS: the largest sum of resident memory over the tree, sampled from ' +
           '/proc every 20 ms. First model request: spawn to the first generation request reaching the model. Bytes: every ' +
           'request body the client sent the model, side requests (such as a title) included. A run counts only when the model ' +
           'was asked with the calculator offered, the tool calls came back with the right results, the answer was printed and ' +

@@ -1,7 +1,7 @@
 /**
  * Processes as the benchmarks see them from outside, through /proc: a process's CPU time and
  * resident memory, its children, every process below it (a client, the MCP servers it
- * started and theirs), and the CPU time of the children this process has waited for.
+ * started and theirs).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -70,23 +70,4 @@ export function processTree(pid: number): number[] {
 /** Resident memory of a set of processes together, in MB. */
 export function treeRssMb(pids: number[]): number {
   return pids.reduce((sum, pid) => sum + residentMb(pid), 0);
-}
-
-/**
- * CPU time (user + system, ms) of every child this process has waited for, their own
- * waited-for children included: the delta across one run is the run's whole process tree.
- */
-export function reapedChildrenCpuMs(): number {
-  const fields = statFields(process.pid);
-  // cutime and cstime are fields 16 and 17 of the full line, 14 and 15 after the name.
-  return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
-
-/** Whether `pid` is still running (a zombie waiting for its parent counts as gone). */
-export function isRunning(pid: number): boolean {
-  try {
-    return statFields(pid)[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }

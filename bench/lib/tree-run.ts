@@ -1,12 +1,15 @@
 /**
  * Runs one client to completion as a user would (spawned, stdin closed, output piped) and
- * measures it from outside: wall time from spawn to exit, CPU time of its whole process tree
- * (the kernel's count for the children waited for), and the tree's peak resident memory,
- * sampled from /proc while it runs. Processes of the tree still running after it exits are
- * ended and counted: a client that leaves servers behind is not a fast one.
+ * measures it from outside: wall time from its start to its exit, CPU time of its whole process
+ * tree, and the tree's peak resident memory, sampled from /proc while it runs. The client runs
+ * under bench/lib/subreaper.py, which every process of the tree is handed to when its parent
+ * exits: a client that ends its servers without waiting for them, or leaves them running, is
+ * counted with them (left running, they are ended a moment after the client exits).
  */
 import { spawn } from 'node:child_process';
-import { isRunning, processTree, reapedChildrenCpuMs, treeRssMb } from './processes.js';
+import path from 'node:path';
+import { BENCH_DIR } from './paths.js';
+import { processTree, treeRssMb } from './processes.js';
 
 export interface Launch {
   command: string;
@@ -16,7 +19,7 @@ export interface Launch {
 }
 
 export interface TreeRun {
-  /** `performance.now()` at spawn, to time events seen elsewhere (the model's requests) against. */
+  /** `performance.now()` at the client's start, to time events seen elsewhere (the model's requests) against. */
   spawnedAt: number;
   wallMs: number;
   cpuMs: number;
@@ -24,63 +27,90 @@ export interface TreeRun {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** Processes of the tree still running once the client had exited (ended by the runner). */
+  /** Processes of the tree still running a moment after the client had exited (then ended). */
   leftRunning: number;
   timedOut: boolean;
 }
 
 /** How often the tree is sampled: often enough for a peak that lasts a moment, rare enough to cost little. */
 const SAMPLE_EVERY_MS = 20;
+const SUBREAPER = path.join(BENCH_DIR, 'lib/subreaper.py');
 
-function endLeftovers(seen: Set<number>, root: number): number {
-  const left = [...seen].filter((pid) => pid !== root && isRunning(pid));
-  for (const pid of left) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone meanwhile.
+/** What the subreaper says on its report pipe, as far as it has said it. */
+interface Report {
+  startedAt?: number;
+  exitedAt?: number;
+  left?: number;
+  cpuMs?: number;
+}
+
+/** Reads the subreaper's lines (`start`, `exit <code>`, `left <n>`, `cpu <ms>`) into `report` as they come. */
+function readReport(pipe: NodeJS.ReadableStream, report: Report, onExit: () => void): void {
+  let pending = '';
+  pipe.on('data', (bytes: Buffer) => {
+    pending += bytes.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const [word, value] = line.split(' ');
+      if (word === 'start') report.startedAt = performance.now();
+      else if (word === 'exit') {
+        report.exitedAt = performance.now();
+        onExit();
+      } else if (word === 'left') report.left = Number(value);
+      else if (word === 'cpu') report.cpuMs = Number(value);
     }
-  }
-  return left.length;
+  });
 }
 
 export function runTree(launch: Launch, timeoutMs: number): Promise<TreeRun> {
-  const cpuBefore = reapedChildrenCpuMs();
-  const spawnedAt = performance.now();
-  const child = spawn(launch.command, launch.args, {
+  const child = spawn('python3', [SUBREAPER, launch.command, ...launch.args], {
     cwd: launch.cwd,
     env: launch.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
   });
   const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (bytes: Buffer) => (out.stdout += bytes.toString('utf8')));
-  child.stderr.on('data', (bytes: Buffer) => (out.stderr += bytes.toString('utf8')));
-  const seen = new Set<number>();
+  child.stdout?.on('data', (bytes: Buffer) => (out.stdout += bytes.toString('utf8')));
+  child.stderr?.on('data', (bytes: Buffer) => (out.stderr += bytes.toString('utf8')));
   let peakRssMb = 0;
+  const report: Report = {};
+  // The subreaper itself is not the client: the tree is what runs below it.
   const sample = (): void => {
-    if (child.pid === undefined || child.exitCode !== null) return;
-    const tree = processTree(child.pid);
-    for (const pid of tree) seen.add(pid);
-    peakRssMb = Math.max(peakRssMb, treeRssMb(tree));
+    if (child.pid === undefined || report.exitedAt !== undefined) return;
+    peakRssMb = Math.max(peakRssMb, treeRssMb(processTree(child.pid).slice(1)));
   };
   const sampler = setInterval(sample, SAMPLE_EVERY_MS);
+  readReport(child.stdio[3] as NodeJS.ReadableStream, report, () => clearInterval(sampler));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    child.kill('SIGKILL');
+    for (const pid of child.pid === undefined ? [] : processTree(child.pid).reverse()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
   }, timeoutMs);
   return new Promise((resolve, reject) => {
-    let exitedAt = 0;
     child.once('error', reject);
-    child.once('exit', () => {
-      exitedAt = performance.now();
-      clearInterval(sampler);
-    });
     child.once('close', (code) => {
       clearTimeout(timer);
-      const cpuMs = reapedChildrenCpuMs() - cpuBefore;
-      const leftRunning = endLeftovers(seen, child.pid ?? -1);
-      resolve({ spawnedAt, wallMs: exitedAt - spawnedAt, cpuMs, peakRssMb, code, ...out, leftRunning, timedOut });
+      clearInterval(sampler);
+      const { startedAt, exitedAt, cpuMs, left } = report;
+      if (!timedOut && (startedAt === undefined || exitedAt === undefined || cpuMs === undefined))
+        return reject(new Error(`the subreaper (python3 ${SUBREAPER}) did not report: ${out.stderr.slice(-300)}`));
+      const spawnedAt = startedAt ?? 0;
+      resolve({
+        spawnedAt,
+        wallMs: (exitedAt ?? performance.now()) - spawnedAt,
+        cpuMs: cpuMs ?? Number.NaN,
+        peakRssMb,
+        code,
+        ...out,
+        leftRunning: left ?? 0,
+        timedOut,
+      });
     });
   });
 }
