@@ -2,7 +2,6 @@
  * `mcp-chat mcp-server --http`: the built CLI serving Streamable HTTP on 127.0.0.1 to a real SDK
  * client, and refusing whoever does not bring its bearer token or comes by another host name.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -11,47 +10,28 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOllama, TEXT_MODEL, type FakeOllama } from '../fakes/fake-ollama.js';
-import { mcpServerEnv } from '../helpers/mcp-server-client.js';
-import { CLI } from '../helpers/run-cli.js';
+import { startHttpMcpServer, type HttpMcpServer } from '../helpers/mcp-server-client.js';
 
-const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp) \((.*)\)\n/;
 const PRINTED_TOKEN = /token: ([A-Za-z0-9_-]{32})$/;
 
 let workDir: string;
 let ollama: FakeOllama;
-let child: ChildProcess | undefined;
+let server: HttpMcpServer | undefined;
 
 beforeEach(async () => {
   workDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-server-http-')));
   ollama = await startFakeOllama({ models: TEXT_MODEL });
 });
 afterEach(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child?.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
+  server = undefined;
   await ollama.close();
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-/** Starts the server on a free port; resolves with its URL and what it said of the token once it listens. */
-function startHttpServer(extra: string[] = []): Promise<{ url: string; note: string }> {
-  const started = spawn(process.execPath, [CLI, 'mcp-server', '--http', '0', ...extra], {
-    cwd: workDir,
-    env: mcpServerEnv(ollama.url, workDir),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child = started;
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    started.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = LISTENING.exec(stderr);
-      if (match?.[1] && match[2]) resolve({ url: match[1], note: match[2] });
-    });
-    started.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
-  });
+async function startHttpServer(extra: string[] = []): Promise<HttpMcpServer> {
+  server = await startHttpMcpServer(ollama.url, workDir, extra);
+  return server;
 }
 
 async function connect(url: string, headers: Record<string, string>): Promise<Client> {
