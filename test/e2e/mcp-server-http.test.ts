@@ -74,7 +74,7 @@ describe('mcp-chat mcp-server --http', () => {
     await client.close();
   });
 
-  it('refuses a caller without the token, or with a wrong one (401), so no local process drives the model', async () => {
+  it('no token: a caller without the token, or with a wrong one, is refused (401) and never reaches the model', async () => {
     const { url, note } = await startHttpServer();
     const token = PRINTED_TOKEN.exec(note)?.[1] ?? '';
     expect(await post(url, {})).toBe(401);
@@ -84,7 +84,7 @@ describe('mcp-chat mcp-server --http', () => {
     expect(ollama.chatRequests).toHaveLength(0);
   });
 
-  it('refuses a request by another host name even with the token (DNS rebinding)', async () => {
+  it('DNS rebinding: a request by another host name is refused (403), even with the token', async () => {
     const { url, note } = await startHttpServer();
     const token = PRINTED_TOKEN.exec(note)?.[1] ?? '';
     const port = new URL(url).port;

@@ -130,7 +130,7 @@ describe('mcp-chat mcp-server over stdio', () => {
     );
   });
 
-  it('denies a call needing approval when the caller cannot answer elicitation: never run silently', async () => {
+  it('silent approval: a call needing approval is denied when the caller cannot answer elicitation, never run', async () => {
     ollama.script(textCall('file', 'write_file', { path: 'out.txt', content: 'hello' }), 'I was not allowed.');
     const client = await connect();
     const content = contentOf(await chat(client, 'Write hello to out.txt'));
@@ -147,7 +147,7 @@ describe('mcp-chat mcp-server over stdio', () => {
     expect(contents).toEqual(expect.arrayContaining(['My name is Ada.', 'Nice to meet you, Ada.', 'What is my name?']));
   });
 
-  it('answers a bad session name as a tool error, in one line', async () => {
+  it('path traversal: a session name "../escape" is a tool error in one line, and the model is not asked', async () => {
     const client = await connect();
     const result = await chat(client, 'Hello', '../escape');
     expect(result.isError).toBe(true);
@@ -167,7 +167,7 @@ describe('mcp-chat mcp-server --expose-tools', () => {
     expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: '42' }] });
   });
 
-  it('applies our approval rules: a write is asked of the caller, and refused without elicitation', async () => {
+  it('silent approval: an exposed write is asked of the caller, and refused when it cannot be asked', async () => {
     const refused = await connect({ args: ['--expose-tools'] });
     const call = { name: 'file__write_file', arguments: { path: 'out.txt', content: 'hello' } };
     expect(await refused.callTool(call)).toMatchObject({
