@@ -8,11 +8,14 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ExitCode, McpChatError } from '../shared/errors.js';
 
 export interface HttpServing {
   url: string;
   close: () => Promise<void>;
 }
+
+const IN_USE_HINT = 'Pick another with --http <port>, or --http 0 for any free one.';
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
@@ -81,7 +84,11 @@ export async function serveHttp(
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' ? new McpChatError(`port ${port} is in use`, ExitCode.runtime, IN_USE_HINT) : error,
+      ),
+    );
     server.listen(port, '127.0.0.1', resolve);
   });
   const bound = (server.address() as AddressInfo).port;

@@ -31,6 +31,7 @@ export interface McpServerOptions {
 export interface ServerNotices {
   warn: (line: string) => void;
   stderr: (text: string) => void;
+  stderrIsTty: boolean;
 }
 
 function buildServer(deps: ChatToolDeps, host: McpHost, exposeTools: boolean): McpServer {
@@ -77,7 +78,8 @@ export async function mcpServerCommand(
   const chats = new SavedChats();
   return withHost(
     runtime,
-    { warn: notices.warn },
+    // A server disabled by a missing variable is the user's choice: said at a terminal, not in a host's log.
+    { warn: notices.warn, disabled: notices.stderrIsTty ? notices.warn : (): void => undefined },
     async (host) => {
       const deps = { runtime, host, llmFor, maxSteps: options.maxSteps, modelGiven: options.modelGiven, chats };
       const create = (): McpServer => buildServer(deps, host, options.exposeTools === true);

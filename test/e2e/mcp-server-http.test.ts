@@ -4,13 +4,15 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOllama, TEXT_MODEL, type FakeOllama } from '../fakes/fake-ollama.js';
-import { startHttpMcpServer, type HttpMcpServer } from '../helpers/mcp-server-client.js';
+import { mcpServerEnv, startHttpMcpServer, type HttpMcpServer } from '../helpers/mcp-server-client.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const PRINTED_TOKEN = /token: ([A-Za-z0-9_-]{32})$/;
 
@@ -97,5 +99,32 @@ describe('mcp-chat mcp-server --http', () => {
     expect(note).not.toContain(given);
     expect(await post(url, {})).toBe(401);
     expect(await post(url, { Authorization: `Bearer ${given}` })).toBe(200);
+  });
+
+  it('says in one line when the port is taken, and exits 1', async () => {
+    const taken = http.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const result = await runCli(['mcp-server', '--http', String(port)], {
+      cwd: workDir,
+      env: mcpServerEnv(ollama.url, workDir),
+    });
+    await new Promise<void>((resolve) => taken.close(() => resolve()));
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: port ${port} is in use\nPick another with --http <port>, or --http 0 for any free one.\n`,
+    });
+  });
+
+  it('refuses --token without --http (exit 2): a stdio server has no one to show it to', async () => {
+    const result = await runCli(['mcp-server', '--token', 'abc'], {
+      cwd: workDir,
+      env: mcpServerEnv(ollama.url, workDir),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'error: --token is for --http: a stdio server is reached only by the process that started it\n',
+    );
   });
 });
