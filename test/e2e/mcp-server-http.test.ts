@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOllama, TEXT_MODEL, type FakeOllama } from '../fakes/fake-ollama.js';
 import { mcpServerEnv, startHttpMcpServer, type HttpMcpServer } from '../helpers/mcp-server-client.js';
@@ -36,8 +37,10 @@ async function startHttpServer(extra: string[] = []): Promise<HttpMcpServer> {
   return server;
 }
 
-async function connect(url: string, headers: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: 'mcp-server-http-test', version: '1.0.0' });
+async function connect(url: string, headers: Record<string, string>, accept = false): Promise<Client> {
+  const capabilities = accept ? { elicitation: { form: {} } } : {};
+  const client = new Client({ name: 'mcp-server-http-test', version: '1.0.0' }, { capabilities });
+  if (accept) client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: {} }));
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
@@ -73,6 +76,25 @@ describe('mcp-chat mcp-server --http', () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['chat']);
     const result = await client.callTool({ name: 'chat', arguments: { prompt: 'Hi' } });
     expect(result.structuredContent).toMatchObject({ answer: 'Hello from afar.' });
+    await client.close();
+  });
+
+  it("asks an approval of the caller over HTTP too, by elicitation on the call's own stream", async () => {
+    const write = {
+      action: 'use_tool',
+      server: 'file',
+      tool: 'write_file',
+      arguments: { path: 'out.txt', content: 'hi' },
+    };
+    ollama.script(JSON.stringify(write), 'Written.');
+    const { url, note } = await startHttpServer();
+    const client = await connect(url, { Authorization: `Bearer ${PRINTED_TOKEN.exec(note)?.[1] ?? ''}` }, true);
+    const result = await client.callTool({ name: 'chat', arguments: { prompt: 'Write hi to out.txt' } });
+    expect(result.structuredContent).toMatchObject({
+      answer: 'Written.',
+      toolCalls: [{ tool: 'write_file', isError: false }],
+    });
+    expect(fs.readFileSync(path.join(workDir, 'out.txt'), 'utf8')).toBe('hi');
     await client.close();
   });
 

@@ -6,11 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeOllama, TEXT_MODEL, type FakeOllama } from '../fakes/fake-ollama.js';
 import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 import { connectMcpServer, type McpServerClientOptions } from '../helpers/mcp-server-client.js';
+import { descendants, isProcessAlive } from '../helpers/server-configs.js';
 
 const textCall = (server: string, tool: string, args: Record<string, unknown>): string =>
   JSON.stringify({ action: 'use_tool', server, tool, arguments: args });
@@ -155,6 +157,15 @@ describe('mcp-chat mcp-server over stdio', () => {
       { type: 'text', text: 'invalid session name "../escape": a session name may not contain ".."' },
     ]);
     expect(ollama.chatRequests).toHaveLength(0);
+  });
+
+  it('ends when the caller closes its end, leaving none of the servers it started', async () => {
+    const client = await connectMcpServer({ ollama: ollama.url, workDir });
+    const pid = (client.transport as StdioClientTransport).pid ?? 0;
+    const started = descendants(pid);
+    expect(started.length).toBeGreaterThanOrEqual(3);
+    await client.close();
+    await vi.waitFor(() => expect([pid, ...started].filter(isProcessAlive)).toEqual([]), CONDITION_WAIT);
   });
 });
 
