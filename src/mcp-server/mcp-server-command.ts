@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { McpHost } from '../mcp/host.js';
-import { createOllamaClient } from '../ollama/client.js';
+import { createOllamaClient, type OllamaClient } from '../ollama/client.js';
 import type { Runtime } from '../session/runtime.js';
 import { scriptGate } from '../session/server-request-gate.js';
 import { withHost } from '../session/with-host.js';
@@ -71,8 +71,7 @@ export async function mcpServerCommand(
   options: McpServerOptions,
 ): Promise<number> {
   const { config, log } = runtime;
-  const llmFor = (model: string): ReturnType<typeof createOllamaClient> =>
-    createOllamaClient({ ...config.ollama, model }, log);
+  const llmFor = (model: string): OllamaClient => createOllamaClient({ ...config.ollama, model }, log);
   // No one is there to ask whether a server may use the model: its requests are refused.
   const gate = scriptGate(config.servers, () => llmFor(config.ollama.model), log, notices.warn, false);
   const chats = new SavedChats();
