@@ -11,6 +11,7 @@ import { DEFAULT_MAX_STEPS } from '../session/limits.js';
 import type { Runtime } from '../session/runtime.js';
 import { globals, scriptRuntime } from './script-runtime.js';
 import { TOOLS_COMMAND } from './tools-spec.js';
+import { MCP_SERVER_COMMAND } from './mcp-server-spec.js';
 
 /** `ask`'s own flags, as commander parses them. */
 interface AskFlags {
@@ -255,4 +256,5 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: "add, remove and list servers in the user's config file",
     subcommands: MCP_COMMANDS,
   },
+  MCP_SERVER_COMMAND,
 ];
