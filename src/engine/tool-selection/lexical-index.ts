@@ -79,7 +79,8 @@ export class LexicalIndex {
     const words = tokenize(query);
     const terms = words.flatMap((word) => processTerm(word) ?? []);
     const hints = valueHints(query).flatMap((word) => processTerm(word) ?? []);
-    const unused = (word: string): boolean => !this.vocabulary.has(processTerm(word) ?? word);
+    const toolTerm = (term: string): boolean => this.vocabulary.has(term);
+    const unused = (word: string): boolean => !toolTerm(processTerm(word) ?? word);
     // A word no tool uses ("reply", "remember") can only be found by its equivalents ("comment") or
     // the tools' words for its intent ("memory"): they stand for it in full.
     const standIns = [
@@ -87,10 +88,10 @@ export class LexicalIndex {
         terms.filter((term) => !this.vocabulary.has(term)),
         processTerm,
       ),
-      ...intentWords(words.filter(unused), processTerm),
+      ...intentWords(words.filter(unused), processTerm, toolTerm),
     ].filter((term) => !terms.includes(term));
     const added = [
-      ...new Set([...equivalents(terms, processTerm), ...intentWords(words, processTerm), ...hints]),
+      ...new Set([...equivalents(terms, processTerm), ...intentWords(words, processTerm, toolTerm), ...hints]),
     ].filter((term) => !terms.includes(term) && !standIns.includes(term));
     // One search, so a tool matching the user's word and an equivalent counts as matching more of the request.
     const hits = this.index.search({

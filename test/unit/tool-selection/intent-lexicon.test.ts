@@ -33,6 +33,12 @@ describe('intentWords', () => {
     expect(intentWords(['Logged'], asIs)).toContain('self');
     expect(intentWords(['log', 'sister', 'porto'], asIs)).toEqual([]);
   });
+
+  it("matches other forms of a word, unless the form is one of the tools' own terms", () => {
+    const stem = (word: string): string => word.toLowerCase().replace(/(ed|ing|s)$/, '');
+    expect(intentWords(['remembering', 'visited'], stem)).toEqual(expect.arrayContaining(['memory', 'navigate']));
+    expect(intentWords(['visited'], stem, (term) => term === 'visit')).toEqual([]);
+  });
 });
 
 describe('ranking', () => {
@@ -42,6 +48,9 @@ describe('ranking', () => {
     ['do you recall where my brother Luis works?', 'memory.search_nodes'],
     ['am I logged in to Notion, and under what name?', 'notion.API-get-self'],
     ['who am I signed in as?', 'notion.API-get-self'],
+    ["what's my username on Notion?", 'notion.API-get-self'],
+    ["don't forget that my mom's birthday is May 3", 'memory.create_entities'],
+    ['I remembered: Ana moved to Lisbon', 'memory.add_observations'],
     ["head over to stripe's pricing and tell me what the fee is per transaction", 'playwright.browser_navigate'],
     ['visit the BBC website', 'playwright.browser_navigate'],
     ["tick the 'remember me' checkbox", 'playwright.browser_click'],
