@@ -12,7 +12,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { EmbeddingRanker } from '../src/engine/tool-selection/embedding-ranker.js';
 import { catalogueTokens } from '../src/engine/tool-selection/tool-cost.js';
-import { ToolSelection } from '../src/engine/tool-selection/tool-selection.js';
+import { type Selection, ToolSelection } from '../src/engine/tool-selection/tool-selection.js';
 import { toolProtocol } from '../src/engine/tool-protocol.js';
 import type { ToolProtocolName, ToolSpec } from '../src/vocabulary/types.js';
 import { createOllamaClient } from '../src/ollama/client.js';
@@ -28,6 +28,8 @@ const RECALL_TARGET = 0.95;
 /** Timing passes over the corpus. */
 const TIMING_PASSES = 20;
 const ADDED_MS_TARGET = 5;
+/** What the model reads of a request's tools, the system prompt included: what a small model still follows. */
+const OFFERED_CHARACTERS_TARGET = 10_000;
 
 const embeddings = embeddingsFromEnv();
 
@@ -120,6 +122,15 @@ function sessionWith(context: Context, numCtx: number, share: number, embedded =
   return selection;
 }
 
+/** What the model reads of the offer: the system prompt and, natively, the request's tool definitions. */
+function offeredCharacters(name: ToolProtocolName, chosen: Selection): number {
+  const protocol = toolProtocol(name);
+  const definitions = protocol.offer(chosen.tools);
+  return (
+    protocol.systemPrompt(chosen.tools, chosen.listed).length + (definitions ? JSON.stringify(definitions).length : 0)
+  );
+}
+
 /** Whether a request, after `context`, offers one of the tools that serve it, per request. */
 async function hits(
   tools: ToolSpec[],
@@ -128,18 +139,19 @@ async function hits(
   protocol: ToolProtocolName,
   context: (request: Request) => Context = withContext,
 ) {
-  const results: { request: Request; hit: boolean; offered: number; listed: number }[] = [];
+  const results: { request: Request; hit: boolean; offered: number; listed: number; characters: number }[] = [];
   for (const request of requests) {
     const before = context(request);
     const selection = sessionWith(before, NUM_CTX, share);
-    const { offer } = await selection.select(tools, protocol, { message: request.request, earlier: before.earlier });
-    const offered = new Set(offer.tools.map((tool) => tool.name));
-    const listed = offer.tools.filter((tool) => tool.listed).length;
+    const chosen = await selection.select(tools, protocol, { message: request.request, earlier: before.earlier });
+    const offered = new Set(chosen.offer.tools.map((tool) => tool.name));
+    const listed = chosen.offer.tools.filter((tool) => tool.listed).length;
     results.push({
       request,
       hit: request.expected.some((name) => offered.has(name)),
-      offered: offer.tools.length,
+      offered: chosen.offer.tools.length,
       listed,
+      characters: offeredCharacters(protocol, chosen),
     });
   }
   return results;
@@ -171,6 +183,7 @@ async function recallRow(tools: ToolSpec[], requests: Request[], heldOut: Reques
   const turned = await hits(tools, elsewhere, share, 'native', () => BROWSER_SESSION);
   const alone = await hits(tools, elsewhere, share, 'native', withoutContext);
   const everything = catalogueTokens(tools, 'native');
+  const characters = summarize(native.map((result) => result.characters)).median;
   const budget = Math.floor(NUM_CTX * share);
   const percent = `${Math.round(share * 100)} %`;
   return row({
@@ -179,11 +192,21 @@ async function recallRow(tools: ToolSpec[], requests: Request[], heldOut: Reques
     measured: summarize([recallOf(native)]),
     baselineLabel: 'send every tool (recall 1 by definition, at the cost beside)',
     baseline: summarize([1]),
-    checks: () => (share === 0.25 ? [check('recall', recallOf(native), '>=', RECALL_TARGET)] : []),
+    checks: () =>
+      share === 0.25
+        ? [
+            check('recall', recallOf(native), '>=', RECALL_TARGET),
+            check('offered characters, median', characters, '<=', OFFERED_CHARACTERS_TARGET),
+          ]
+        : [],
     details: {
       'budget, tokens': budget,
       'tools offered, median (native)': summarize(native.map((result) => result.offered)).median,
       'of them listed in the system prompt, median (native)': summarize(native.map((result) => result.listed)).median,
+      'offered catalogue, characters, median (native: tools and system prompt)': characters,
+      'offered catalogue, characters, median (json mode: the system prompt)': summarize(
+        text.map((result) => result.characters),
+      ).median,
       'recall per server (native)': perServer(native),
       [`recall of the ${heldOut.length} held-out requests (native; not used for tuning)`]: `${roundTo(recallOf(unseen), 3)}; per server: ${perServer(unseen)}`,
       'recall without the conversation context (native)': roundTo(recallOf(bare), 3),

@@ -2,12 +2,13 @@
  * BM25 ranking of a tool catalogue (MiniSearch), built once per catalogue: the host hands out
  * the same array until a server's tools change. Words are stemmed on both sides (`clicking`
  * finds `click`), and a longer word also finds the words it starts (`screenshots`, `navig…`).
- * A request also looks, at a lower weight, for the words equivalent to its own and for the
- * parameter its values are for (query-expansion.ts).
+ * A request also looks, at a lower weight, for the words equivalent to its own, the tools' words
+ * for the intents it names (intent-lexicon.ts) and the parameter its values are for (query-expansion.ts).
  */
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { ToolSpec } from '../../vocabulary/types.js';
+import { intentWords } from './intent-lexicon.js';
 import { equivalents, valueHints } from './query-expansion.js';
 import { identifierWords, type ToolDocument, toolDocument } from './tool-text.js';
 
@@ -75,16 +76,23 @@ export class LexicalIndex {
    */
   scores(query: string, widen = true): Map<string, number> {
     if (!widen) return new Map(this.index.search(query).map((hit) => [String(hit.id), hit.score]));
-    const terms = tokenize(query).flatMap((word) => processTerm(word) ?? []);
+    const words = tokenize(query);
+    const terms = words.flatMap((word) => processTerm(word) ?? []);
     const hints = valueHints(query).flatMap((word) => processTerm(word) ?? []);
-    // A word no tool uses ("reply") can only be found by its equivalents ("comment"): they stand for it in full.
-    const standIns = equivalents(
-      terms.filter((term) => !this.vocabulary.has(term)),
-      processTerm,
-    ).filter((term) => !terms.includes(term));
-    const added = [...new Set([...equivalents(terms, processTerm), ...hints])].filter(
-      (term) => !terms.includes(term) && !standIns.includes(term),
-    );
+    const toolTerm = (term: string): boolean => this.vocabulary.has(term);
+    const unused = (word: string): boolean => !toolTerm(processTerm(word) ?? word);
+    // A word no tool uses ("reply", "remember") can only be found by its equivalents ("comment") or
+    // the tools' words for its intent ("memory"): they stand for it in full.
+    const standIns = [
+      ...equivalents(
+        terms.filter((term) => !this.vocabulary.has(term)),
+        processTerm,
+      ),
+      ...intentWords(words.filter(unused), processTerm, toolTerm),
+    ].filter((term) => !terms.includes(term));
+    const added = [
+      ...new Set([...equivalents(terms, processTerm), ...intentWords(words, processTerm, toolTerm), ...hints]),
+    ].filter((term) => !terms.includes(term) && !standIns.includes(term));
     // One search, so a tool matching the user's word and an equivalent counts as matching more of the request.
     const hits = this.index.search({
       combineWith: 'OR',

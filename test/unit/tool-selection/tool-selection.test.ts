@@ -74,6 +74,18 @@ describe('tool selection', () => {
     expect((await selection().select(catalogue, 'json', ask('open example.com'))).listed).toEqual([]);
   });
 
+  it.each([
+    'open example.com and take a screenshot',
+    'echo back hello world',
+    'remember that my sister Ana lives in Porto',
+    'find my Notion page called Q3 planning',
+  ])('at num_ctx 8192 the model reads at most 10,000 characters of tools and system prompt: "%s"', async (message) => {
+    const { tools, listed } = await selection().select(catalogue, 'native', ask(message));
+    const protocol = toolProtocol('native');
+    const prompt = protocol.systemPrompt(tools, listed);
+    expect(prompt.length + JSON.stringify(protocol.offer(tools)).length).toBeLessThanOrEqual(10_000);
+  });
+
   it('text modes pay for the catalogue lines, not JSON definitions, so more tools fit', async () => {
     const request = ask('open example.com and take a screenshot');
     const native = await selection().select(catalogue, 'native', request);

@@ -1,0 +1,76 @@
+/**
+ * Everyday words for what people want of MCP tools, and the words such tools are named for: a
+ * user "keeps something in mind" where a server keeps `memory` as `entities`, asks which account
+ * they are "logged in" as where a tool returns its token's `self` `user`, "heads over" to a site a
+ * tool `navigate`s to. One way only: a tool's own word does not stand for the user's. Written for
+ * intents common to MCP servers, not for one product's vocabulary.
+ */
+
+/** Each line: the user's words, as they write them, then the tools' words they stand for. */
+const INTENTS: [string, string][] = [
+  ['pull', 'open'],
+  ['remember memorize memorise remind recall mind jot note forget', 'memory entity observation'],
+  ['whoami myself username login logged signed identity credentials authenticated', 'self user account token'],
+  ['head visit load surf browse site website webpage homepage', 'navigate url browser'],
+  ['tick untick checkbox', 'click'],
+  ['reach permitted access', 'allowed access'],
+  ['disk drive storage', 'directory file'],
+  ['literature study studies science scientific journal', 'paper arxiv'],
+  ['hog hogging room heavy', 'size'],
+  ['fix correct tweak typo', 'edit update'],
+  ['feedback', 'comment'],
+  ['sure', 'dialog confirmation'],
+  ['shrink', 'compress gzip'],
+];
+
+interface Intents {
+  /** The tools' words, by the user's word as written. */
+  written: Map<string, string[]>;
+  /** The same, by the user's word as `normalize` makes it: "remembered" is "remember". */
+  normalized: Map<string, string[]>;
+}
+
+let built: { normalize: (word: string) => string | null; intents: Intents } | undefined;
+
+/** The tools' words for each of the user's words, worked out once per normalizer. */
+function intentsFor(normalize: (word: string) => string | null): Intents {
+  if (built?.normalize !== normalize) {
+    const intents: Intents = { written: new Map(), normalized: new Map() };
+    const add = (map: Map<string, string[]>, key: string, words: string[]): void => {
+      map.set(key, [...new Set([...(map.get(key) ?? []), ...words])]);
+    };
+    for (const [said, meant] of INTENTS) {
+      const words = [...new Set(meant.split(' ').flatMap((word) => normalize(word) ?? []))];
+      for (const word of said.split(' ')) {
+        add(intents.written, word, words);
+        const key = normalize(word);
+        if (key !== null) add(intents.normalized, key, words);
+      }
+    }
+    built = { normalize, intents };
+  }
+  return built.intents;
+}
+
+/**
+ * The tools' words (as `normalize` makes them) the intents among `words` (as the user wrote them)
+ * stand for. A word is matched as written, or in another form of it when that form is not one of
+ * the tools' own terms (`toolTerm`): "logged" names an intent, the `log` it stems to is a console's.
+ */
+export function intentWords(
+  words: string[],
+  normalize: (word: string) => string | null,
+  toolTerm: (term: string) => boolean = () => false,
+): string[] {
+  const intents = intentsFor(normalize);
+  return [
+    ...new Set(
+      words.flatMap((word) => {
+        const written = intents.written.get(word.toLowerCase());
+        if (written) return written;
+        const term = normalize(word);
+        return term === null || toolTerm(term) ? [] : (intents.normalized.get(term) ?? []);
+      }),
+    ),
+  ];
+}

@@ -1,0 +1,69 @@
+/**
+ * Intent words: a request in everyday words ("keep in mind", "logged in as", "head over to")
+ * offers the tool named for its mechanism, and one in the tool's own words still does.
+ */
+import { describe, expect, it } from 'vitest';
+import { intentWords } from '../../../src/engine/tool-selection/intent-lexicon.js';
+import { LexicalIndex } from '../../../src/engine/tool-selection/lexical-index.js';
+import { manyToolsCatalogue } from '../../helpers/many-tools.js';
+
+const asIs = (word: string): string => word;
+const index = new LexicalIndex(manyToolsCatalogue());
+/** Within the first few described in full, and well within any budget's offer. */
+const TOP = 10;
+
+/** Position (1 = best) of `tool` for `message`; 0 when it does not match at all. */
+function rank(message: string, tool: string): number {
+  const ordered = [...index.scores(message)].sort((a, b) => b[1] - a[1]);
+  return ordered.findIndex(([id]) => id === tool) + 1;
+}
+
+describe('intentWords', () => {
+  it("gives the tools' words for the user's", () => {
+    expect(intentWords(['remember'], asIs)).toEqual(expect.arrayContaining(['memory', 'entity']));
+    expect(intentWords(['signed'], asIs)).toEqual(expect.arrayContaining(['self', 'user']));
+    expect(intentWords(['visit'], asIs)).toEqual(expect.arrayContaining(['navigate', 'url']));
+  });
+
+  it("is one way: a tool's own word does not stand for the user's", () => {
+    expect(intentWords(['memory', 'navigate', 'self'], asIs)).toEqual([]);
+  });
+
+  it('matches the words as written: "logged" names an intent, the "log" it stems to does not', () => {
+    expect(intentWords(['Logged'], asIs)).toContain('self');
+    expect(intentWords(['log', 'sister', 'porto'], asIs)).toEqual([]);
+  });
+
+  it("matches other forms of a word, unless the form is one of the tools' own terms", () => {
+    const stem = (word: string): string => word.toLowerCase().replace(/(ed|ing|s)$/, '');
+    expect(intentWords(['remembering', 'visited'], stem)).toEqual(expect.arrayContaining(['memory', 'navigate']));
+    expect(intentWords(['visited'], stem, (term) => term === 'visit')).toEqual([]);
+  });
+});
+
+describe('ranking', () => {
+  it.each([
+    // Intent words, sharing no stem with the tool.
+    ["keep in mind that I'm allergic to peanuts", 'memory.create_entities'],
+    ['do you recall where my brother Luis works?', 'memory.search_nodes'],
+    ['am I logged in to Notion, and under what name?', 'notion.API-get-self'],
+    ['who am I signed in as?', 'notion.API-get-self'],
+    ["what's my username on Notion?", 'notion.API-get-self'],
+    ["don't forget that my mom's birthday is May 3", 'memory.create_entities'],
+    ['I remembered: Ana moved to Lisbon', 'memory.add_observations'],
+    ["head over to stripe's pricing and tell me what the fee is per transaction", 'playwright.browser_navigate'],
+    ['visit the BBC website', 'playwright.browser_navigate'],
+    ["tick the 'remember me' checkbox", 'playwright.browser_click'],
+    ['I want to get into the literature on graph neural networks for drug discovery', 'research.search_papers'],
+    // The tool's own words, which still find it.
+    ['create entities in the knowledge graph for Ana and Porto', 'memory.create_entities'],
+    ["retrieve your token's bot user in Notion", 'notion.API-get-self'],
+    ['navigate to https://example.com', 'playwright.browser_navigate'],
+    ['click the Sign in button', 'playwright.browser_click'],
+    ['list the allowed directories', 'filesystem.list_allowed_directories'],
+    ['search arxiv for papers on graph neural networks', 'research.search_papers'],
+  ])('"%s" ranks %s among the first few', (message, tool) => {
+    expect(rank(message, tool)).toBeGreaterThan(0);
+    expect(rank(message, tool)).toBeLessThanOrEqual(TOP);
+  });
+});
