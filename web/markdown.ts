@@ -37,7 +37,9 @@ const marked = new Marked({
     image({ href, text }: Tokens.Image): string {
       const safe = safeHref(href);
       const label = escapeHtml(text || href);
-      return safe === undefined ? label : `<a href="${escapeHtml(safe)}" rel="noopener noreferrer nofollow">${label}</a>`;
+      return safe === undefined
+        ? label
+        : `<a href="${escapeHtml(safe)}" rel="noopener noreferrer nofollow">${label}</a>`;
     },
   },
 });

@@ -72,7 +72,13 @@ function onMessage(message: Message): void {
       return view.ask(String(payload.id), 'approval', title, JSON.stringify(payload.arguments, null, 2), answer);
     }
     case 'question':
-      return view.ask(String(payload.id), 'question', `${String(payload.server)}: ${String(payload.message)}`, undefined, answer);
+      return view.ask(
+        String(payload.id),
+        'question',
+        `${String(payload.server)}: ${String(payload.message)}`,
+        undefined,
+        answer,
+      );
     case 'answered':
       return view.answered(String(payload.id));
     case 'error':

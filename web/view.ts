@@ -87,7 +87,11 @@ export class ConversationView {
       pre.textContent = detail;
       box.append(pre);
     }
-    for (const [decision, label] of [['allow', 'Allow'], ['always', 'Always'], ['deny', 'Deny']] as const) {
+    for (const [decision, label] of [
+      ['allow', 'Allow'],
+      ['always', 'Always'],
+      ['deny', 'Deny'],
+    ] as const) {
       const button = document.createElement('button');
       button.type = 'button';
       button.textContent = label;

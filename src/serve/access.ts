@@ -54,7 +54,8 @@ export class Access {
     // Security: a rebound name (evil.example resolving to 127.0.0.1) never reaches a loopback server.
     if (this.loopback && !this.loopbackHost(facts.host))
       return { ok: false, status: 403, message: 'this server answers only requests to 127.0.0.1 or localhost' };
-    if (needsToken && !this.tokenMatches(facts)) return { ok: false, status: 401, message: 'a valid token is required' };
+    if (needsToken && !this.tokenMatches(facts))
+      return { ok: false, status: 401, message: 'a valid token is required' };
     // Security: a browser always sends Origin with an upgrade; a page of another site is refused.
     // A client that is not a browser sends none, and cannot be a page acting for the user.
     if (upgrade && facts.origin !== undefined && facts.origin !== `http://${facts.host}`)

@@ -29,7 +29,8 @@ export function attachConnection(
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
     },
   };
-  const refuse = (kind: WireErrorKind, message: string): void => peer.send({ type: 'error', payload: { kind, message } });
+  const refuse = (kind: WireErrorKind, message: string): void =>
+    peer.send({ type: 'error', payload: { kind, message } });
   const rate = new RateLimit(limits.messagesPerSecond);
   let alive = true;
   socket.on('pong', () => (alive = true));

@@ -3,7 +3,13 @@
  * token, as every route does; the page reads it from its own address for the WebSocket.
  */
 
-const ATTRIBUTE_ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', "'": '&#39;' };
+const ATTRIBUTE_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '"': '&quot;',
+  '<': '&lt;',
+  '>': '&gt;',
+  "'": '&#39;',
+};
 
 const attribute = (text: string): string => text.replace(/[&"<>']/g, (char) => ATTRIBUTE_ESCAPES[char] ?? char);
 

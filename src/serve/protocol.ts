@@ -79,7 +79,11 @@ export function readClientMessage(data: Buffer): ReadResult {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-    return { ok: false, kind: 'malformed', message: `not a message this server reads${where}: ${issue?.message ?? ''}` };
+    return {
+      ok: false,
+      kind: 'malformed',
+      message: `not a message this server reads${where}: ${issue?.message ?? ''}`,
+    };
   }
   return { ok: true, message: parsed.data };
 }

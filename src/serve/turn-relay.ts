@@ -39,7 +39,9 @@ export function relayEvent(event: TurnEvent): ServerMessage[] {
     }
     case 'approval-request': {
       const { id, callId, call } = event;
-      return [{ type: 'approval', payload: { id, callId, server: call.server, tool: call.tool, arguments: call.arguments } }];
+      return [
+        { type: 'approval', payload: { id, callId, server: call.server, tool: call.tool, arguments: call.arguments } },
+      ];
     }
     case 'tool-progress': {
       const data = { id: event.id, ...event.progress };
@@ -63,7 +65,9 @@ export function relayEvent(event: TurnEvent): ServerMessage[] {
     case 'prompt-messages': {
       // Security: what a server's prompt puts in the model's mouth is shown before the model is sent it.
       const data = { server: event.server, prompt: event.prompt, messages: event.messages };
-      return [{ type: 'status', payload: { state: 'processing', message: `prompt ${event.server}:${event.prompt}`, data } }];
+      return [
+        { type: 'status', payload: { state: 'processing', message: `prompt ${event.server}:${event.prompt}`, data } },
+      ];
     }
     case 'final':
     case 'cancelled':

@@ -10,7 +10,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeOllama, TEXT_MODEL, type FakeOllama } from '../fakes/fake-ollama.js';
 import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
-import { requestStatus, sessionIdOf, startServe, upgradeStatus, WsClient, type ServeProcess } from '../helpers/serve-process.js';
+import {
+  requestStatus,
+  sessionIdOf,
+  startServe,
+  upgradeStatus,
+  WsClient,
+  type ServeProcess,
+} from '../helpers/serve-process.js';
 
 const textCall = (server: string, tool: string, args: Record<string, unknown>): string =>
   JSON.stringify({ action: 'use_tool', server, tool, arguments: args });
@@ -88,7 +95,9 @@ describe('mcp-chat serve', () => {
     client.send({ type: 'message', payload: { text: 'and another' } });
     expect((await client.waitFor((m) => m.type === 'error', from)).payload).toMatchObject({ kind: 'busy' });
     client.send({ type: 'answer', payload: { id: approval.payload?.id, decision: 'allow' } });
-    const done = await client.waitFor((m) => m.type === 'status' && m.payload?.tool === 'file.write_file' && m.payload.state === 'complete');
+    const done = await client.waitFor(
+      (m) => m.type === 'status' && m.payload?.tool === 'file.write_file' && m.payload.state === 'complete',
+    );
     expect(done.payload?.data).toMatchObject({ isError: false });
     const over = await client.turnOver(from);
     expect(over.payload).toMatchObject({ message: 'answered', data: { answer: 'Wrote **note.txt**.' } });
@@ -162,7 +171,9 @@ describe('mcp-chat serve', () => {
     expect((await fetch(`${base}/?token=wrong-${server.token}`)).status).toBe(401);
     expect(await upgradeStatus(server.host, '/ws', { origin: base })).toBe(401);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    expect((await fetch(`${base}/sessions`, { headers: { authorization: `Bearer ${server.token}` } })).status).toBe(200);
+    expect((await fetch(`${base}/sessions`, { headers: { authorization: `Bearer ${server.token}` } })).status).toBe(
+      200,
+    );
     const page = await fetch(`${base}/?token=${server.token}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('/page.js?token=');
@@ -188,7 +199,8 @@ describe('mcp-chat serve', () => {
   it('refuses an oversized or malformed message with an error, and the connection keeps working', async () => {
     const server = await serve();
     const client = await connect(server);
-    const refusals = (): string[] => client.received.filter((m) => m.type === 'error').map((m) => String(m.payload?.kind));
+    const refusals = (): string[] =>
+      client.received.filter((m) => m.type === 'error').map((m) => String(m.payload?.kind));
     client.send({ type: 'message', payload: { text: 'x'.repeat(70 * 1024) } });
     await client.waitFor((m) => m.type === 'error' && m.payload?.kind === 'too-large');
     client.send('not json');

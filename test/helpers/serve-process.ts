@@ -125,7 +125,7 @@ export class WsClient {
   }
 
   private describe(): string {
-    return JSON.stringify(this.received.map((m) => (m.type === "error" ? m : m.type)));
+    return JSON.stringify(this.received.map((m) => (m.type === 'error' ? m : m.type)));
   }
 }
 
