@@ -22,8 +22,9 @@ export interface ServeProcess {
   stop: () => Promise<number | null>;
 }
 
-export function startServe(args: string[], env: Record<string, string>, cwd: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd, env, stdio: 'pipe' });
+/** `cli`: the built CLI (the benchmarks, compiled elsewhere, name their own). */
+export function startServe(args: string[], env: Record<string, string>, cwd: string, cli = CLI): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], { cwd, env, stdio: 'pipe' });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
