@@ -44,10 +44,6 @@ export class LiveSession {
     return this.peers.size === 0 && this.turn === undefined;
   }
 
-  get connections(): number {
-    return this.peers.size;
-  }
-
   /** The session's servers and their state (`/healthz`). */
   statuses(): ReturnType<McpHost['statuses']> {
     return this.host.statuses();

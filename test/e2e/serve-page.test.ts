@@ -62,7 +62,12 @@ describe.skipIf(!haveChromium)(`the served page (needs ${CHROMIUM}: apt-get inst
   it('streams the answer as markdown, asks for approval with buttons, and completes the tool line when allowed', async () => {
     await page.goto(server.url.href);
     await page.waitForSelector('#state:text("ready")', CONDITION_WAIT);
-    const call = { action: 'use_tool', server: 'file', tool: 'write_file', arguments: { path: 'page.txt', content: 'hi' } };
+    const call = {
+      action: 'use_tool',
+      server: 'file',
+      tool: 'write_file',
+      arguments: { path: 'page.txt', content: 'hi' },
+    };
     ollama.script(JSON.stringify(call), 'Wrote **page.txt** for you.');
     await say('Write hi to page.txt');
     await page.click('.approval button[data-decision="allow"]', CONDITION_WAIT);
