@@ -44,7 +44,7 @@ function onStatus(payload: Record<string, unknown>): void {
   }
   stateLine.textContent = payload.state === 'processing' ? message : 'ready';
   if (payload.state === 'complete') {
-    view.endAnswer();
+    view.endTurn();
     void listSessions();
   }
 }

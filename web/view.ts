@@ -104,6 +104,16 @@ export class ConversationView {
     this.append(box);
   }
 
+  /** The turn is over: an approval it still asked is moot (a cancelled turn refuses them). */
+  endTurn(): void {
+    this.endAnswer();
+    for (const [id, box] of this.questions)
+      if (box.className === 'approval') {
+        box.remove();
+        this.questions.delete(id);
+      }
+  }
+
   answered(id: string): void {
     this.questions.get(id)?.remove();
     this.questions.delete(id);
