@@ -226,8 +226,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--host <addr>', description: 'the address to bind (default 127.0.0.1; else --token is needed)' },
       { flags: '--port <n>', description: 'the port (default 7860; 0: any free one)' },
       { flags: '--token <secret>', description: 'the access token clients send (default: a new one each run)' },
+      {
+        flags: '--heartbeat <seconds>',
+        description: 'time between pings; a connection that misses one is closed (30)',
+      },
     ],
-    async run({ flags, command, output }: Invocation<[], { port?: string; token?: string }>) {
+    async run({ flags, command, output }: Invocation<[], { port?: string; token?: string; heartbeat?: string }>) {
       const { serveCommand } = await import('../serve/serve-command.js');
       const { serveHosts } = await import('./serve-args.js');
       // Commander has merged both `--host`s into the program's flag: the command line tells them apart.

@@ -15,8 +15,6 @@ import { serveSettings, urlHost, type ServeFlags } from './serve-options.js';
 
 /** Sessions held at once: each runs its own MCP servers. */
 const MAX_SESSIONS = 16;
-/** A connection that answers no ping in this time is gone. */
-const HEARTBEAT_MS = 30_000;
 /** A person types far fewer; a script that floods is refused. */
 const MESSAGES_PER_SECOND = 10;
 
@@ -48,7 +46,7 @@ export async function serveCommand(options: GlobalOptions, output: ServeOutput, 
     registry,
     store,
     log: runtime.log,
-    limits: { heartbeatMs: HEARTBEAT_MS, messagesPerSecond: MESSAGES_PER_SECOND },
+    limits: { heartbeatMs: settings.heartbeatMs, messagesPerSecond: MESSAGES_PER_SECOND },
     checkOllama: () => llm.checkAvailable(),
     ollamaUrl: runtime.config.ollama.baseUrl,
   });

@@ -14,12 +14,15 @@ export interface ServeFlags {
   /** The address to bind, not Ollama's `--host` (a global flag). */
   bind?: string;
   token?: string;
+  /** Seconds between pings. */
+  heartbeat?: string;
 }
 
 export interface ServeSettings {
   host: string;
   port: number;
   token: string;
+  heartbeatMs: number;
   /** A line to warn with before the server starts, when the bind is not loopback. */
   warning?: string;
 }
@@ -32,12 +35,24 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
+/** A ping every 30 s finds a dropped connection within a minute, and is well inside proxies' idle timeouts. */
+const DEFAULT_HEARTBEAT_S = 30;
+
+function parseHeartbeat(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_HEARTBEAT_S * 1000;
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds < 0.1 || seconds > 3600)
+    throw new UsageError(`invalid --heartbeat ${JSON.stringify(text)}`, 'Seconds between pings, 0.1 to 3600.');
+  return seconds * 1000;
+}
+
 export function serveSettings(flags: ServeFlags): ServeSettings {
   const host = flags.bind ?? '127.0.0.1';
   const port = parsePort(flags.port);
+  const heartbeatMs = parseHeartbeat(flags.heartbeat);
   if (flags.token !== undefined && flags.token.length < 16)
     throw new UsageError('--token must have at least 16 characters', 'A long random one: openssl rand -hex 24');
-  if (isLoopback(host)) return { host, port, token: flags.token ?? newToken() };
+  if (isLoopback(host)) return { host, port, heartbeatMs, token: flags.token ?? newToken() };
   if (flags.token === undefined)
     throw new UsageError(
       `binding ${host} makes the chat reachable from the network: give the token clients must send`,
@@ -46,6 +61,7 @@ export function serveSettings(flags: ServeFlags): ServeSettings {
   return {
     host,
     port,
+    heartbeatMs,
     token: flags.token,
     warning: `serving on ${host}: anyone who can reach this address and has the token can use your model and tools`,
   };

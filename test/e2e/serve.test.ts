@@ -13,6 +13,7 @@ import { cleanEnv, runCli } from '../helpers/run-cli.js';
 import {
   requestStatus,
   sessionIdOf,
+  silentClient,
   startServe,
   upgradeStatus,
   WsClient,
@@ -49,8 +50,8 @@ function env(): Record<string, string> {
   });
 }
 
-async function serve(): Promise<ServeProcess> {
-  const started = await startServe([], env(), workDir);
+async function serve(args: string[] = []): Promise<ServeProcess> {
+  const started = await startServe(args, env(), workDir);
   running.push(started);
   return started;
 }
@@ -153,6 +154,18 @@ describe('mcp-chat serve', () => {
     await again.turnOver(from);
     const sent = ollama.chatRequests.at(-1)?.messages.map((m) => m.content) ?? [];
     expect(sent).toEqual(expect.arrayContaining(['My name is Ada.', 'Noted: your name is Ada.', 'What is my name?']));
+  });
+
+  it('closes a connection silent past the heartbeat, and keeps the one that answers pings', async () => {
+    const server = await serve(['--heartbeat', '0.5']);
+    const answering = await connect(server);
+    const silent = await silentClient(server);
+    await silent.closed;
+    expect(answering.socket.readyState).toBe(answering.socket.OPEN);
+    ollama.script('Awake.');
+    answering.send({ type: 'message', payload: { text: 'still there?' } });
+    await answering.turnOver();
+    expect(answering.text()).toBe('Awake.');
   });
 
   it('refuses an unknown session id with an error and a close', async () => {

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import readline from 'node:readline';
 import WebSocket from 'ws';
 import { CLI } from './run-cli.js';
@@ -161,4 +162,35 @@ export function upgradeStatus(host: string, path: string, headers: Record<string
     'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
     ...headers,
   });
+}
+
+/**
+ * A WebSocket client that has gone silent (a laptop asleep, a dropped network): it completes the
+ * upgrade by hand, then never reads or answers a ping. Resolves once the server has closed it.
+ */
+export async function silentClient(serve: ServeProcess): Promise<{ closed: Promise<void> }> {
+  const [hostname, port] = serve.host.split(':');
+  const socket = net.connect(Number(port), hostname);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  socket.write(
+    [
+      `GET /ws?token=${serve.token} HTTP/1.1`,
+      `Host: ${serve.host}`,
+      'Connection: Upgrade',
+      'Upgrade: websocket',
+      'Sec-WebSocket-Version: 13',
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+      '',
+      '',
+    ].join('\r\n'),
+  );
+  await new Promise<void>((resolve, reject) =>
+    socket.once('data', (data: Buffer) =>
+      data.toString('latin1').startsWith('HTTP/1.1 101') ? resolve() : reject(new Error(data.toString('latin1'))),
+    ),
+  );
+  // Whatever comes next (the server's messages, its pings) is read and left unanswered.
+  socket.on('data', () => undefined);
+  return { closed };
 }

@@ -18,6 +18,8 @@ describe('serve flags', () => {
     });
     for (const port of ['-1', '65536', 'http', '1.5']) expect(() => serveSettings({ port })).toThrow(UsageError);
     expect(() => serveSettings({ token: 'short' })).toThrow(UsageError);
+    expect(serveSettings({ heartbeat: '0.5' }).heartbeatMs).toBe(500);
+    for (const heartbeat of ['0', 'soon', '7200']) expect(() => serveSettings({ heartbeat })).toThrow(UsageError);
   });
 
   it('reads --host after serve as the bind address, and before it as Ollama', () => {
