@@ -20,6 +20,11 @@ export default defineConfig([
     },
   },
   {
+    // The page `mcp-chat serve` serves runs in the browser.
+    files: ['web/**'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     // zod's `z` object holds all of zod, so a bundle that imports it keeps all of it (its JSON Schema
     // reader and compiler among it); a namespace import keeps what is called (test/integration/bundle.test.ts).
     files: ['src/**', 'servers/**'],

@@ -9,6 +9,7 @@ import type { BenchmarkResult } from './lib/results.js';
 import type { Workspace } from './lib/workspace.js';
 import { benchLongSession } from './long-session.js';
 import { benchPeers } from './peers.js';
+import { benchServeLoad } from './serve-load.js';
 import { benchSessions } from './sessions.js';
 import { benchTokenToScreen } from './token-to-screen.js';
 import { benchToolSelection } from './tool-selection.js';
@@ -20,6 +21,7 @@ export const BENCHMARKS: Record<string, (workspace: Workspace) => Promise<Benchm
   'token-to-screen': () => benchTokenToScreen(),
   'long-session': () => benchLongSession(),
   sessions: benchSessions,
+  'serve-load': benchServeLoad,
   detector: benchDetector,
   'tool-selection': benchToolSelection,
 };

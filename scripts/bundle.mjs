@@ -1,6 +1,7 @@
 /**
  * Second build step, after `tsc`: replaces each program that runs in its own process (the CLI,
- * the four servers and the calculator's evaluator child) with one bundled file at the same path.
+ * the four servers and the calculator's evaluator child) with one bundled file at the same path,
+ * and bundles the page `mcp-chat serve` serves (web/page.ts) into dist/web/page.js.
  * Why: Node resolves, reads and compiles an ES module graph file by file; the CLI and each server
  * load several hundred files (zod, ajv, the SDK), which cost more CPU at start-up than everything
  * else they do. tsc's per-module output stays beside the bundles for tests that load one module.
@@ -71,7 +72,7 @@ const METAFILE = 'dist/bundle-meta.json';
 async function bundlePrograms() {
   // Chunk names carry a content hash: clear the last build's so none is left behind.
   fs.rmSync('dist/src/chunks', { recursive: true, force: true });
-  const [cli, servers] = await Promise.all([
+  const [cli, servers, page] = await Promise.all([
     // The CLI loads each command on use (`ask` never loads Ink): split so that stays true.
     build({
       ...common,
@@ -90,8 +91,18 @@ async function bundlePrograms() {
         'servers/github/main.ts',
       ],
     }),
+    // The page runs in the browser: its own bundle, without the Node banner.
+    build({
+      ...common,
+      platform: 'browser',
+      target: 'es2022',
+      banner: {},
+      entryPoints: ['web/page.ts'],
+      minify: true,
+      sourcemap: false,
+    }),
   ]);
-  const outputs = { ...cli.metafile.outputs, ...servers.metafile.outputs };
+  const outputs = { ...cli.metafile.outputs, ...servers.metafile.outputs, ...page.metafile.outputs };
   fs.writeFileSync(METAFILE, JSON.stringify({ outputs }));
 }
 

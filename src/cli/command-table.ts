@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { parseMaxSteps, readPrompt } from './read-prompt.js';
-import { collect, jsonFlag, type CommandSpec, type Invocation } from './command-spec.js';
+import { collect, GLOBAL_OPTIONS, jsonFlag, type CommandSpec, type Invocation } from './command-spec.js';
 import type { AddOptions, McpTarget } from './mcp-command.js';
 import type { Output } from './output.js';
 import { DEFAULT_MAX_STEPS } from '../session/limits.js';
@@ -217,6 +217,27 @@ export const COMMANDS: readonly CommandSpec[] = [
       const { callCommand } = await import('./call-command.js');
       const runtime = await scriptRuntime(command, output);
       return callCommand(runtime, output, { server, tool, json }, flags);
+    },
+  },
+  {
+    name: 'serve',
+    description: 'the chat over WebSocket for several clients, and a page in the browser (prints its URL)',
+    options: [
+      ...GLOBAL_OPTIONS.filter((option) => !option.flags.startsWith('--host')),
+      { flags: '--host <addr>', description: 'the address to bind (default 127.0.0.1; else --token is needed)' },
+      { flags: '--port <n>', description: 'the port (default 7860; 0: any free one)' },
+      { flags: '--token <secret>', description: 'the access token clients send (default: a new one each run)' },
+      {
+        flags: '--heartbeat <seconds>',
+        description: 'time between pings; a connection that misses one is closed (30)',
+      },
+    ],
+    async run({ flags, command, output }: Invocation<[], { port?: string; token?: string; heartbeat?: string }>) {
+      const { serveCommand } = await import('../serve/serve-command.js');
+      const { serveHosts } = await import('./serve-args.js');
+      // Commander has merged both `--host`s into the program's flag: the command line tells them apart.
+      const hosts = serveHosts(process.argv.slice(2), command.name());
+      return serveCommand({ ...globals(command), host: hosts.ollama }, output, { ...flags, bind: hosts.bind });
     },
   },
   {

@@ -3,6 +3,7 @@
  * MCP server's stdout is its protocol channel). Secrets are redacted twice: by key
  * (`authorization`, `token`, …) and by shape inside any logged string.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pino, type Logger, type LoggerOptions } from 'pino';
@@ -21,6 +22,13 @@ const SECRET_PATTERNS: RegExp[] = [
   /\b(Bearer|Basic|token)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
   /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b/g,
 ];
+
+/**
+ * Fields every line logged inside `logContext.run(fields, …)` carries, from any logger and any
+ * child of one: a served turn's `requestId` and `sessionId` reach the lines of the model client
+ * and the MCP host, whose loggers were made before the turn began.
+ */
+export const logContext = new AsyncLocalStorage<Record<string, string>>();
 
 export function redactSecrets(text: string): string {
   return SECRET_PATTERNS.reduce(
@@ -69,6 +77,7 @@ export function openLogger(options: { level: string } & RotationOptions): Logger
 function loggerOptions(level: string): LoggerOptions {
   return {
     level,
+    mixin: () => logContext.getStore() ?? {},
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     hooks: {
       // Strings passed as messages are scrubbed too: pino's `redact` only sees keys.

@@ -105,12 +105,12 @@ describe('the published package', () => {
       // No runtime dependency: the install is the package alone.
       expect(installedPackages(path.join(project, 'node_modules'))).toEqual(['mcp-chat']);
 
-      // Only what runs ships: the bundles, their chunks and the CLI's Ajv, not tsc's per-module output or maps.
+      // Only what runs ships: the bundles, their chunks, the served page's script and the CLI's Ajv, not tsc's per-module output or maps.
       const installed = path.join(project, 'node_modules/mcp-chat');
       const shipped = filesUnder(installed);
       for (const file of shipped.filter((name) => name.startsWith('dist/'))) {
         expect(file).toMatch(
-          /^dist\/(src\/cli\.js|src\/chunks\/[^/]+\.js|servers\/[^/]+\/main\.js|servers\/calculator\/evaluator-child\.js)$/,
+          /^dist\/(src\/cli\.js|src\/chunks\/[^/]+\.js|web\/page\.js|servers\/[^/]+\/main\.js|servers\/calculator\/evaluator-child\.js)$/,
         );
       }
       expect(shipped).toEqual(
@@ -120,6 +120,7 @@ describe('the published package', () => {
           'mcp_config.json',
           '.env.example',
           'dist/src/cli.js',
+          'dist/web/page.js',
           'dist/servers/calculator/main.js',
           'dist/servers/calculator/evaluator-child.js',
           'dist/servers/file/main.js',
