@@ -14,6 +14,7 @@
  *   session     -> all of the above           the composition root: ChatSession and its services
  *   present     -> shared, vocabulary, engine text views for the front ends
  *   ui          -> shared, vocabulary, tool-call, present, session, state   the Ink REPL
+ *   acp         -> shared, vocabulary, config, ollama, present, session, state   the editors' agent (ACP)
  *   cli/, cli.ts -> anything in src/
  * Because every layer names what it may import, nothing below cli may import src/cli/, src/cli.ts,
  * or a file left loose in the src/ root.
@@ -33,6 +34,7 @@ const LAYERS = [
   ['session', ['shared', 'vocabulary', 'config', 'tool-call', 'ollama', 'mcp', 'engine', 'state']],
   ['present', ['shared', 'vocabulary', 'engine']],
   ['ui', ['shared', 'vocabulary', 'tool-call', 'present', 'session', 'state']],
+  ['acp', ['shared', 'vocabulary', 'config', 'ollama', 'present', 'session', 'state']],
 ];
 
 function layerRule([layer, allowed]) {
