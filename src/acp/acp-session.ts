@@ -50,12 +50,12 @@ export async function openSession(setup: SessionSetup): Promise<OpenSession> {
   // No one can be asked about a server's request here: it is declined, as in a script without --yes.
   const gate = scriptGate(config.servers, () => llm, log, warn, false);
   const keeper = new SessionKeeper(setup.store);
-  let stop = (): void => undefined;
+  let stop: (() => void) | undefined;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
-  let opened = (_chat: ChatSession): void => undefined;
+  let opened: ((chat: ChatSession) => void) | undefined;
   const ready = new Promise<ChatSession>((resolve) => (opened = resolve));
   const run = async (host: SessionHost): Promise<void> => {
-    opened(new ChatSession(runtime, host, llm, { keeper, gate }));
+    opened?.(new ChatSession(runtime, host, llm, { keeper, gate }));
     await stopped;
   };
   const life = withHost(runtime, { warn }, run, { serverRequests: gate });
@@ -63,7 +63,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenSession> {
   const chat = await Promise.race([ready, life.then(() => ready)]);
   if (setup.saved) chat.restoreConversation(setup.saved);
   const close = async (): Promise<void> => {
-    stop();
+    stop?.();
     await life;
   };
   return { chat, llm, close };

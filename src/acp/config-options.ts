@@ -13,12 +13,22 @@ const AUTO = 'auto';
 const choice = (value: string): { value: string; name: string } => ({ value, name: value });
 
 /** The options as they stand; a model list Ollama cannot give leaves only the model in use. */
-export async function configOptions(chat: ChatSession, listModels: () => Promise<string[]>): Promise<SessionConfigOption[]> {
+export async function configOptions(
+  chat: ChatSession,
+  listModels: () => Promise<string[]>,
+): Promise<SessionConfigOption[]> {
   const models = await listModels().catch((): string[] => []);
   const names = models.includes(chat.model) ? models : [chat.model, ...models];
   const think = chat.think === undefined ? AUTO : thinkWord(chat.think);
   return [
-    { type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: chat.model, options: names.map(choice) },
+    {
+      type: 'select',
+      id: 'model',
+      name: 'Model',
+      category: 'model',
+      currentValue: chat.model,
+      options: names.map(choice),
+    },
     {
       type: 'select',
       id: 'thinking',

@@ -67,7 +67,13 @@ type ApprovalEvent = Extract<TurnEvent, { type: 'approval-request' }>;
 
 async function askPermission(turn: PromptTurn, event: ApprovalEvent, kind: ReturnType<typeof toolKind>): Promise<void> {
   const { call } = event;
-  const toolCall = { toolCallId: event.callId, title: displayName(call), kind, status: 'pending', rawInput: call.arguments } as const;
+  const toolCall = {
+    toolCallId: event.callId,
+    title: displayName(call),
+    kind,
+    status: 'pending',
+    rawInput: call.arguments,
+  } as const;
   let decision: ApprovalDecision = 'deny';
   try {
     const params: RequestPermissionRequest = { sessionId: turn.sessionId, toolCall, options: [...OPTIONS] };

@@ -23,7 +23,14 @@ export function toolKind(annotations: ToolAnnotations | undefined): ToolKind {
 
 /** The call as the editor first sees it: named `server.tool`, its arguments as they were given. */
 export function toolCallUpdate(id: string, call: ToolCall, kind: ToolKind): SessionUpdate {
-  return { sessionUpdate: 'tool_call', toolCallId: id, title: displayName(call), kind, status: 'pending', rawInput: call.arguments };
+  return {
+    sessionUpdate: 'tool_call',
+    toolCallId: id,
+    title: displayName(call),
+    kind,
+    status: 'pending',
+    rawInput: call.arguments,
+  };
 }
 
 /** The call's result as text content, and whether it failed. */
@@ -33,8 +40,14 @@ export function resultUpdate(id: string, result: ToolResult): SessionUpdate {
   return { sessionUpdate: 'tool_call_update', toolCallId: id, status, content, rawOutput: { isError: result.isError } };
 }
 
-export const messageChunk = (value: string): SessionUpdate => ({ sessionUpdate: 'agent_message_chunk', content: text(value) });
-export const userChunk = (value: string): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: text(value) });
+export const messageChunk = (value: string): SessionUpdate => ({
+  sessionUpdate: 'agent_message_chunk',
+  content: text(value),
+});
+export const userChunk = (value: string): SessionUpdate => ({
+  sessionUpdate: 'user_message_chunk',
+  content: text(value),
+});
 
 /** The updates an event brings; the approval question is the agent's to ask (`session/request_permission`). */
 export function updatesFor(event: TurnEvent, kindOf: (call: ToolCall) => ToolKind): SessionUpdate[] {
