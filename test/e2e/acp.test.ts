@@ -107,12 +107,17 @@ describe('mcp-chat acp', () => {
     expectOnlyProtocol(agent);
   });
 
-  it('denies the call when the editor rejects it, and tells the model', async () => {
-    const agent = start(() => select('deny'));
+  const refusals: [string, PermissionAnswer][] = [
+    ['rejects it', () => select('deny')],
+    ['cancels the request', () => Promise.resolve({ outcome: { outcome: 'cancelled' } })],
+  ];
+  it.each(refusals)('denies the call when the editor %s, and tells the model', async (_how, answer) => {
+    const agent = start(answer);
     const sessionId = await newSession(agent);
     ollama.script(WRITE, 'I was not allowed to write it.');
     const result = await prompt(agent, sessionId, 'Write hello to out.txt');
     expect(result.stopReason).toBe('end_turn');
+    expect(agent.permissions).toHaveLength(1);
     expect(fs.existsSync(path.join(workDir, 'out.txt'))).toBe(false);
     const last = agent.updates.map(({ update }) => update).findLast((u) => u.sessionUpdate === 'tool_call_update');
     expect(last).toMatchObject({ toolCallId: 'call_1', status: 'failed' });
