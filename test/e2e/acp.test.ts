@@ -17,6 +17,7 @@ import { runCli } from '../helpers/run-cli.js';
 const textCall = (server: string, tool: string, args: Record<string, unknown>): string =>
   JSON.stringify({ action: 'use_tool', server, tool, arguments: args });
 const FILE_SERVER = path.join(REPO_ROOT, 'dist/servers/file/main.js');
+const HOSTILE_SERVER = path.join(REPO_ROOT, 'test/fixtures/servers/hostile-server.mjs');
 const WRITE = textCall('file', 'write_file', { path: 'out.txt', content: 'hello' });
 
 const select = (optionId: string): Promise<RequestPermissionResponse> =>
@@ -214,5 +215,57 @@ describe('mcp-chat acp', () => {
     expect((await runCli(['trust'], { cwd: repo, env: stateEnv() })).code).toBe(0);
     await agent.connection.agent.request('session/new', { cwd: repo, mcpServers: [] });
     await expect.poll(() => fs.existsSync(marker), CONDITION_WAIT).toBe(true);
+  });
+
+  it("offers the servers' prompts as slash commands and shows a prompt's messages before the model gets them", async () => {
+    const notes = { name: 'notes', command: 'node', args: [HOSTILE_SERVER], env: [] };
+    const agent = start();
+    const sessionId = await newSession(agent, [notes]);
+    const commands = (): string[] =>
+      agent.updates.flatMap(({ update }) =>
+        update.sessionUpdate === 'available_commands_update' ? update.availableCommands.map((c) => c.name) : [],
+      );
+    await expect.poll(commands, CONDITION_WAIT).toContain('notes:summarise');
+    ollama.script('Here is the summary.');
+    expect((await prompt(agent, sessionId, '/notes:summarise')).stopReason).toBe('end_turn');
+    expect(chunkText(agent.updates, 'user_message_chunk')).toContain('Summarise my notes.');
+    expect(ollama.chatRequests[0]?.messages.map((m) => m.content)).toContain('Summarise my notes.');
+  });
+
+  it('offers the model and thinking level as config options, and streams the reasoning as thought chunks', async () => {
+    ollama.setModels([...TEXT_MODEL, { name: 'qwen3', capabilities: ['completion', 'thinking'] }]);
+    const agent = start();
+    await initialized(agent);
+    const session = await agent.connection.agent.request('session/new', { cwd: workDir, mcpServers: [] });
+    expect(session.configOptions).toEqual([
+      expect.objectContaining({ id: 'model', currentValue: 'llama3.2' }),
+      expect.objectContaining({ id: 'thinking', currentValue: 'auto' }),
+    ]);
+    const { sessionId } = session;
+    const set = (configId: string, value: string) =>
+      agent.connection.agent.request('session/set_config_option', { sessionId, configId, value });
+    await expect(set('model', 'no-such-model')).rejects.toThrow(/no-such-model/);
+    await set('model', 'qwen3');
+    const options = await set('thinking', 'high');
+    expect(options.configOptions).toEqual([
+      expect.objectContaining({ currentValue: 'qwen3' }),
+      expect.objectContaining({ currentValue: 'high' }),
+    ]);
+    ollama.script({ thinking: 'Let me think.', text: 'Thought about it.' });
+    expect((await prompt(agent, sessionId, 'Think, then answer')).stopReason).toBe('end_turn');
+    expect(ollama.chatRequests[0]).toMatchObject({ model: 'qwen3', think: 'high' });
+    expect(chunkText(agent.updates, 'agent_thought_chunk')).toBe('Let me think.');
+    expect(chunkText(agent.updates, 'agent_message_chunk')).toBe('Thought about it.');
+  });
+
+  it('answers a failed turn with a JSON-RPC error that says what to do, and the session carries on', async () => {
+    const agent = start();
+    const sessionId = await newSession(agent);
+    ollama.setModels([]);
+    await expect(prompt(agent, sessionId, 'Hello?')).rejects.toThrow(/ollama pull llama3\.2/);
+    ollama.setModels(TEXT_MODEL);
+    ollama.script('Hello!');
+    expect((await prompt(agent, sessionId, 'Hello?')).stopReason).toBe('end_turn');
+    expect(agent.stderr()).toBe('');
   });
 });
