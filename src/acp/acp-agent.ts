@@ -58,19 +58,22 @@ export class AcpAgent {
       .onRequest('initialize', () => INITIALIZED)
       .onRequest('session/new', ({ params, client }) =>
         this.guard(async () => {
-          const live = await this.open({ cwd: params.cwd, mcpServers: params.mcpServers }, client);
-          return { sessionId: live.sessionId, configOptions: await this.options(live) };
+          const live = await this.open({ cwd: params.cwd, mcpServers: params.mcpServers });
+          const configOptions = await this.options(live);
+          this.announceCommands(live, client);
+          return { sessionId: live.sessionId, configOptions };
         }),
       )
       .onRequest('session/load', ({ params, client }) =>
         this.guard(async () => {
           await this.sessions.get(params.sessionId)?.close();
           const saved = this.store.load(params.sessionId);
-          const live = await this.open({ cwd: params.cwd, mcpServers: params.mcpServers, saved }, client, false);
+          const live = await this.open({ cwd: params.cwd, mcpServers: params.mcpServers, saved });
           for (const update of replayUpdates(saved.screen))
             await client.notify('session/update', { sessionId: live.sessionId, update });
-          void this.announceCommands(live, client);
-          return { configOptions: await this.options(live) };
+          const configOptions = await this.options(live);
+          this.announceCommands(live, client);
+          return { configOptions };
         }),
       )
       .onRequest('session/prompt', ({ params, client }) =>
@@ -110,17 +113,19 @@ export class AcpAgent {
     await Promise.all(open.map((live) => live.close()));
   }
 
-  private async open(
-    request: { cwd: string; mcpServers: McpServer[]; saved?: SessionSetup['saved'] },
-    client: AgentContext,
-    announce = true,
-  ): Promise<LiveSession & { sessionId: string }> {
+  private async open(request: {
+    cwd: string;
+    mcpServers: McpServer[];
+    saved?: SessionSetup['saved'];
+  }): Promise<LiveSession & { sessionId: string }> {
     const opened = await openSession({ globals: this.globals, store: this.store, ...request });
     const sessionId = opened.chat.keeper?.sessionName ?? '';
     const live: LiveSession = { ...opened };
     this.sessions.set(sessionId, live);
-    // Said once the editor knows the session: after the response.
-    if (announce) setImmediate(() => void this.announceCommands({ ...live, sessionId }, client));
+    opened.chat.runtime.log.info(
+      { sessionId, cwd: request.cwd, resumed: request.saved !== undefined },
+      'acp session opened',
+    );
     return { ...live, sessionId };
   }
 
@@ -134,8 +139,16 @@ export class AcpAgent {
     return configOptions(live.chat, () => live.llm.listModels());
   }
 
-  /** The servers' prompts as slash commands: `/server:prompt arguments…`, as the chat takes them. */
-  private async announceCommands(live: LiveSession & { sessionId: string }, client: AgentContext): Promise<void> {
+  /**
+   * The servers' prompts as slash commands: `/server:prompt arguments…`, as the chat takes them.
+   * Called as the handler returns, and sent once the response is on its way: an update for a
+   * session the editor has not been told of yet may be dropped.
+   */
+  private announceCommands(live: LiveSession & { sessionId: string }, client: AgentContext): void {
+    setImmediate(() => void this.sendCommands(live, client));
+  }
+
+  private async sendCommands(live: LiveSession & { sessionId: string }, client: AgentContext): Promise<void> {
     try {
       const prompts = await live.chat.offers.prompts();
       const availableCommands = prompts.map((prompt) => ({

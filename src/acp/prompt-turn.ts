@@ -84,6 +84,10 @@ async function askPermission(turn: PromptTurn, event: ApprovalEvent, kind: Retur
   } catch (error) {
     turn.chat.runtime.log.warn(`permission request for ${displayName(call)} failed: ${errorMessage(error)}`);
   }
+  if (decision !== 'deny' && !turn.signal.aborted) {
+    const update = { sessionUpdate: 'tool_call_update', toolCallId: event.callId, status: 'in_progress' } as const;
+    await turn.client.notify('session/update', { sessionId: turn.sessionId, update }).catch(() => undefined);
+  }
   // False once the turn has been cancelled: the call was refused with it.
   turn.chat.answer(event.id, decision);
 }

@@ -11,7 +11,7 @@ import { startFakeOllama, TEXT_MODEL, type FakeOllama } from '../fakes/fake-olla
 import { cleanEnv } from '../helpers/run-cli.js';
 import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 import { chunkText, startAcp, type AcpChild, type PermissionAnswer } from '../helpers/acp-client.js';
-import { REPO_ROOT } from '../helpers/server-configs.js';
+import { descendants, isProcessAlive, REPO_ROOT } from '../helpers/server-configs.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const textCall = (server: string, tool: string, args: Record<string, unknown>): string =>
@@ -98,6 +98,7 @@ describe('mcp-chat acp', () => {
       'reject_once',
     ]);
     const calls = agent.updates.map(({ update }) => update).filter((u) => u.sessionUpdate.startsWith('tool_call'));
+    expect(calls.map((update) => 'status' in update && update.status)).toEqual(['pending', 'in_progress', 'completed']);
     expect(calls[0]).toMatchObject({ sessionUpdate: 'tool_call', toolCallId: 'call_1', status: 'pending' });
     expect(calls.at(-1)).toMatchObject({
       sessionUpdate: 'tool_call_update',
@@ -267,5 +268,17 @@ describe('mcp-chat acp', () => {
     ollama.script('Hello!');
     expect((await prompt(agent, sessionId, 'Hello?')).stopReason).toBe('end_turn');
     expect(agent.stderr()).toBe('');
+  });
+
+  it("stops every session's servers and exits 0 when the editor closes stdin", async () => {
+    const agent = start();
+    await newSession(agent);
+    await newSession(agent);
+    const servers = descendants(agent.child.pid as number);
+    // Two sessions, each with the shipped config's three local servers.
+    expect(servers.length).toBeGreaterThanOrEqual(6);
+    agent.child.stdin.end();
+    expect(await agent.exited).toBe(0);
+    await expect.poll(() => servers.filter(isProcessAlive), CONDITION_WAIT).toEqual([]);
   });
 });
