@@ -28,6 +28,7 @@ const INITIALIZED: InitializeResponse = {
     loadSession: true,
     promptCapabilities: { image: false, audio: false, embeddedContext: true },
     mcpCapabilities: { http: true, sse: true },
+    sessionCapabilities: { close: {} },
   },
   agentInfo: { name: 'mcp-chat', version: PACKAGE_VERSION },
   authMethods: [],
@@ -96,6 +97,15 @@ export class AcpAgent {
         live?.running?.abort();
         live?.chat.stopServerWork();
       })
+      .onRequest('session/close', ({ params }) =>
+        this.guard(async () => {
+          const live = this.live(params.sessionId);
+          this.sessions.delete(params.sessionId);
+          live.running?.abort();
+          await live.close();
+          return {};
+        }),
+      )
       .onRequest('session/set_config_option', ({ params }) =>
         this.guard(async () => {
           const live = this.live(params.sessionId);

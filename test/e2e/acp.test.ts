@@ -1,6 +1,7 @@
 /**
- * `mcp-chat acp` end to end: the SDK's `ClientSideConnection` (its client app) drives the built CLI
- * over real stdio, against the fake Ollama and our real servers over stdio with the shipped config.
+ * `mcp-chat acp` end to end: the SDK's own client side (its `client()` app, which replaced
+ * `ClientSideConnection` in SDK 2) drives the built CLI over real stdio, against the fake Ollama and
+ * our real servers over stdio with the shipped config.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -280,5 +281,16 @@ describe('mcp-chat acp', () => {
     agent.child.stdin.end();
     expect(await agent.exited).toBe(0);
     await expect.poll(() => servers.filter(isProcessAlive), CONDITION_WAIT).toEqual([]);
+  });
+
+  it('stops a session on session/close: its servers end, and a prompt to it is an error', async () => {
+    const agent = start();
+    const before = descendants(agent.child.pid as number);
+    const sessionId = await newSession(agent);
+    const servers = descendants(agent.child.pid as number).filter((pid) => !before.includes(pid));
+    expect(servers.length).toBeGreaterThan(0);
+    await agent.connection.agent.request('session/close', { sessionId });
+    await expect.poll(() => servers.filter(isProcessAlive), CONDITION_WAIT).toEqual([]);
+    await expect(prompt(agent, sessionId, 'Hello?')).rejects.toThrow(/not found/i);
   });
 });
