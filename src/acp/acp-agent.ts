@@ -1,6 +1,6 @@
 /**
- * The ACP agent: `initialize`, `session/new`, `session/load`, `session/prompt`, `session/cancel`
- * and `session/set_config_option`, over the SDK's agent app. A session's id is the name it is
+ * The ACP agent: `initialize`, `session/new`, `session/load`, `session/prompt`, `session/cancel`,
+ * `session/close` and `session/set_config_option`, over the SDK's agent app. A session's id is the name it is
  * saved under, so `session/load` finds it again in a later run.
  */
 import {
@@ -85,7 +85,9 @@ export class AcpAgent {
           live.running = running;
           try {
             const text = promptText(params.prompt);
-            const turn = { sessionId: params.sessionId, chat: live.chat, client, text, signal: running.signal };
+            const { signal } = running;
+            const warnings = live.warnings.splice(0);
+            const turn = { sessionId: params.sessionId, chat: live.chat, client, text, signal, warnings };
             return { stopReason: await runPromptTurn(turn) };
           } finally {
             live.running = undefined;

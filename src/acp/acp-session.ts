@@ -26,6 +26,8 @@ export interface SessionSetup {
 export interface OpenSession {
   chat: ChatSession;
   llm: OllamaClient;
+  /** What the user must hear of the start (a server that failed), not said yet: the next turn says it first. */
+  warnings: string[];
   /** Stops the servers; resolves once every child is gone. */
   close: () => Promise<void>;
 }
@@ -46,7 +48,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenSession> {
   const runtime = await sessionRuntime(setup);
   const { config, log } = runtime;
   const llm = createOllamaClient(config.ollama, log);
-  const warn = (line: string): void => log.warn(line);
+  const warnings: string[] = [];
+  const warn = (line: string): void => {
+    log.warn(line);
+    warnings.push(line);
+  };
   // No one can be asked about a server's request here: it is declined, as in a script without --yes.
   const gate = scriptGate(config.servers, () => llm, log, warn, false);
   const keeper = new SessionKeeper(setup.store);
@@ -58,7 +64,9 @@ export async function openSession(setup: SessionSetup): Promise<OpenSession> {
     opened?.(new ChatSession(runtime, host, llm, { keeper, gate }));
     await stopped;
   };
-  const life = withHost(runtime, { warn }, run, { serverRequests: gate });
+  // A server disabled by its config (a missing variable) is the user's choice: only logged.
+  const disabled = (line: string): void => log.info(line);
+  const life = withHost(runtime, { warn, disabled }, run, { serverRequests: gate });
   // A failure before the servers are up (a bad config) ends the open; the servers stay up until `close`.
   const chat = await Promise.race([ready, life.then(() => ready)]);
   if (setup.saved) chat.restoreConversation(setup.saved);
@@ -66,5 +74,5 @@ export async function openSession(setup: SessionSetup): Promise<OpenSession> {
     stop?.();
     await life;
   };
-  return { chat, llm, close };
+  return { chat, llm, warnings, close };
 }

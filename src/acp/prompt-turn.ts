@@ -17,7 +17,7 @@ import type { ChatSession } from '../session/chat-session.js';
 import { errorMessage } from '../shared/errors.js';
 import { TurnTranscript } from '../state/turn-transcript.js';
 import { displayName } from '../vocabulary/tool-naming.js';
-import { endOf, toolKind, updatesFor, type TurnEnd } from './turn-updates.js';
+import { endOf, messageChunk, toolKind, updatesFor, type TurnEnd } from './turn-updates.js';
 
 const OPTIONS: readonly (PermissionOption & { optionId: ApprovalDecision })[] = [
   { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
@@ -35,6 +35,8 @@ export interface PromptTurn {
   client: AgentContext;
   text: string;
   signal: AbortSignal;
+  /** Lines the editor has not been shown yet (a server that failed to start), said before the turn. */
+  warnings: readonly string[];
 }
 
 /** The turn's updates go out in order: each is sent before the next event is taken. */
@@ -45,6 +47,7 @@ export async function runPromptTurn(turn: PromptTurn): Promise<StopReason> {
     toolKind(chat.listTools().find((tool) => tool.server === call.server && tool.name === call.tool)?.annotations);
   const transcript = new TurnTranscript(turn.text);
   let end: TurnEnd | undefined;
+  for (const line of turn.warnings) await send(messageChunk(`warning: ${line}\n\n`));
   for await (const event of chat.runTurn(turn.text, signal)) {
     transcript.note(event);
     // The turn waits for the answer: it is asked alongside, and the events go on meanwhile.

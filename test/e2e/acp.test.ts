@@ -293,4 +293,16 @@ describe('mcp-chat acp', () => {
     await expect.poll(() => servers.filter(isProcessAlive), CONDITION_WAIT).toEqual([]);
     await expect(prompt(agent, sessionId, 'Hello?')).rejects.toThrow(/not found/i);
   });
+
+  it('says a server that failed to start at the head of the next turn, and the others work', async () => {
+    const broken = { name: 'broken', command: path.join(workDir, 'no-such-server'), args: [], env: [] };
+    const agent = start();
+    const sessionId = await newSession(agent, [broken]);
+    ollama.script(textCall('calculator', 'evaluate', { expression: '6*7' }), 'It is 42.');
+    expect((await prompt(agent, sessionId, 'What is 6*7?')).stopReason).toBe('end_turn');
+    expect(chunkText(agent.updates, 'agent_message_chunk')).toMatch(/^warning: broken: .+\n\nIt is 42\.$/s);
+    ollama.script('Again.');
+    await prompt(agent, sessionId, 'Once more');
+    expect(chunkText(agent.updates, 'agent_message_chunk').match(/warning: broken/g)).toHaveLength(1);
+  });
 });
