@@ -10,7 +10,11 @@ import {
   type AgentApp,
   type AgentContext,
   type InitializeResponse,
+  type LoadSessionRequest,
+  type LoadSessionResponse,
   type McpServer,
+  type PromptRequest,
+  type PromptResponse,
 } from '@agentclientprotocol/sdk';
 import type { GlobalOptions } from '../session/runtime.js';
 import { McpChatError, errorMessage } from '../shared/errors.js';
@@ -65,35 +69,8 @@ export class AcpAgent {
           return { sessionId: live.sessionId, configOptions };
         }),
       )
-      .onRequest('session/load', ({ params, client }) =>
-        this.guard(async () => {
-          await this.sessions.get(params.sessionId)?.close();
-          const saved = this.store.load(params.sessionId);
-          const live = await this.open({ cwd: params.cwd, mcpServers: params.mcpServers, saved });
-          for (const update of replayUpdates(saved.screen))
-            await client.notify('session/update', { sessionId: live.sessionId, update });
-          const configOptions = await this.options(live);
-          this.announceCommands(live, client);
-          return { configOptions };
-        }),
-      )
-      .onRequest('session/prompt', ({ params, client }) =>
-        this.guard(async () => {
-          const live = this.live(params.sessionId);
-          if (live.running) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session');
-          const running = new AbortController();
-          live.running = running;
-          try {
-            const text = promptText(params.prompt);
-            const { signal } = running;
-            const warnings = live.warnings.splice(0);
-            const turn = { sessionId: params.sessionId, chat: live.chat, client, text, signal, warnings };
-            return { stopReason: await runPromptTurn(turn) };
-          } finally {
-            live.running = undefined;
-          }
-        }),
-      )
+      .onRequest('session/load', ({ params, client }) => this.guard(() => this.load(params, client)))
+      .onRequest('session/prompt', ({ params, client }) => this.guard(() => this.prompt(params, client)))
       .onNotification('session/cancel', ({ params }) => {
         const live = this.sessions.get(params.sessionId);
         live?.running?.abort();
@@ -101,10 +78,7 @@ export class AcpAgent {
       })
       .onRequest('session/close', ({ params }) =>
         this.guard(async () => {
-          const live = this.live(params.sessionId);
-          this.sessions.delete(params.sessionId);
-          live.running?.abort();
-          await live.close();
+          await this.stop(this.live(params.sessionId), params.sessionId);
           return {};
         }),
       )
@@ -115,6 +89,42 @@ export class AcpAgent {
           return { configOptions: await this.options(live) };
         }),
       );
+  }
+
+  /** Resumes a saved session (one open here is stopped first), replayed to the editor before the answer. */
+  private async load(params: LoadSessionRequest, client: AgentContext): Promise<LoadSessionResponse> {
+    const open = this.sessions.get(params.sessionId);
+    if (open) await this.stop(open, params.sessionId);
+    const saved = this.store.load(params.sessionId);
+    const live = await this.open({ cwd: params.cwd, mcpServers: params.mcpServers, saved });
+    for (const update of replayUpdates(saved.screen))
+      await client.notify('session/update', { sessionId: live.sessionId, update });
+    const configOptions = await this.options(live);
+    this.announceCommands(live, client);
+    return { configOptions };
+  }
+
+  /** One turn at a time per session. */
+  private async prompt(params: PromptRequest, client: AgentContext): Promise<PromptResponse> {
+    const live = this.live(params.sessionId);
+    if (live.running) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session');
+    const running = new AbortController();
+    live.running = running;
+    try {
+      const text = promptText(params.prompt);
+      const { signal } = running;
+      const warnings = live.warnings.splice(0);
+      const turn = { sessionId: params.sessionId, chat: live.chat, client, text, signal, warnings };
+      return { stopReason: await runPromptTurn(turn) };
+    } finally {
+      live.running = undefined;
+    }
+  }
+
+  private async stop(live: LiveSession, sessionId: string): Promise<void> {
+    this.sessions.delete(sessionId);
+    live.running?.abort();
+    await live.close();
   }
 
   /** Every session's servers stopped: the connection is over. */
