@@ -1,7 +1,7 @@
 /**
  * The ACP agent: `initialize`, `session/new`, `session/load`, `session/prompt`, `session/cancel`,
- * `session/close` and `session/set_config_option`, over the SDK's agent app. A session's id is the name it is
- * saved under, so `session/load` finds it again in a later run.
+ * `session/close` and `session/set_config_option`, over the SDK's agent app. A session's id is
+ * the name it is saved under, so `session/load` finds it again in a later run.
  */
 import {
   agent,
