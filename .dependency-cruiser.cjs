@@ -16,6 +16,7 @@
  *   ui          -> shared, vocabulary, tool-call, present, session, state   the Ink REPL
  *   mcp-server  -> all of the above but ui    a front end: mcp-chat as an MCP server for other agents
  *   serve       -> shared, vocabulary, config, ollama, mcp, session, state   `serve`: WebSocket and page
+ *   acp         -> shared, vocabulary, config, ollama, present, session, state   the editors' agent (ACP)
  *   cli/, cli.ts -> anything in src/
  * Because every layer names what it may import, nothing below cli may import src/cli/, src/cli.ts,
  * or a file left loose in the src/ root.
@@ -40,6 +41,7 @@ const LAYERS = [
     ['shared', 'vocabulary', 'config', 'tool-call', 'ollama', 'mcp', 'engine', 'state', 'session', 'present'],
   ],
   ['serve', ['shared', 'vocabulary', 'config', 'ollama', 'mcp', 'session', 'state']],
+  ['acp', ['shared', 'vocabulary', 'config', 'ollama', 'present', 'session', 'state']],
 ];
 
 function layerRule([layer, allowed]) {

@@ -159,6 +159,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   {
+    name: 'acp',
+    description: 'an Agent Client Protocol agent on stdin/stdout, for editors (see docs/editors.md)',
+    takesGlobals: true,
+    async run({ command }) {
+      const { acpCommand } = await import('../acp/acp-command.js');
+      return acpCommand(globals(command));
+    },
+  },
+  {
     name: 'doctor',
     description: 'check Ollama, the model and every configured server',
     takesGlobals: true,

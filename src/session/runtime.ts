@@ -80,8 +80,12 @@ function trustedNow(found: GateResult, content: Buffer, store: TrustStore): bool
   return store.isTrusted({ path: found.path, content });
 }
 
-export async function createRuntime(options: GlobalOptions, hooks: RuntimeHooks): Promise<Runtime> {
-  const cwd = process.cwd();
+/** `cwd`: the directory the run is for (an editor's project for `acp`); where mcp-chat started by default. */
+export async function createRuntime(
+  options: GlobalOptions,
+  hooks: RuntimeHooks,
+  cwd: string = process.cwd(),
+): Promise<Runtime> {
   // Security: the stores are located before any .env is read, so a .env cannot move them (XDG_STATE_HOME).
   const store = openTrustStore();
   const toolPins = { file: toolPinsFile(process.env), acceptForRun: options.acceptToolChanges === true };
