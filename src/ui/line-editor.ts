@@ -1,7 +1,7 @@
 /**
  * The input line as a pure state machine: editing keys, ↑/↓ through earlier inputs, Ctrl+R
- * searching them, Tab completion, and pasted multi-line text kept whole. The Prompt component
- * only renders it.
+ * searching them, Tab completion, and multi-line text: pasted lines kept whole, and a newline
+ * typed with Alt+Enter, Ctrl+J or `\` then Enter. The Prompt component only renders it.
  */
 import { completeLine } from './completion.js';
 
@@ -179,6 +179,10 @@ export function editLine(
     return editLine(insert(state, input.slice(0, -1)), '\r', { return: true });
   }
   if (key.return) {
+    // Alt+Enter, or Enter after a backslash, breaks the line instead of sending it (Ctrl+J, a bare line feed, is text).
+    if (key.meta) return { state: insert(state, '\n') };
+    if (text.slice(0, cursor).endsWith('\\'))
+      return { state: at(state, `${text.slice(0, cursor - 1)}\n${text.slice(cursor)}`, cursor) };
     if (!text.trim()) return { state: at(state, '', 0) };
     const recall = [...state.recall.filter((entry) => entry !== text), text].slice(-MAX_RECALL);
     return { state: { ...emptyLine, recall }, submitted: text };
