@@ -14,6 +14,8 @@ export interface LineState {
   browsing: number | null;
   /** The fresh line, kept while browsing `recall`. */
   draft: string;
+  /** What Tab found for the word before the cursor, when it found several: shown until the next key. */
+  candidates?: string[] | undefined;
   /** Set while Ctrl+R searches `recall`; the line's text is then the match shown. */
   search?: LineSearch | undefined;
 }
@@ -162,15 +164,17 @@ export interface EditResult {
 
 /** `complete`: Tab's completions of the word before the cursor (none by default). */
 export function editLine(
-  state: LineState,
+  shown: LineState,
   input: string,
   key: EditorKey,
   complete: (word: string) => string[] = () => [],
 ): EditResult {
+  if (shown.search) return searchKey(shown, shown.search, input, key);
+  if (key.tab) return { state: completeLine(shown, complete) };
+  // Tab's candidates are shown until the next key, whatever it does.
+  const state = shown.candidates ? { ...shown, candidates: undefined } : shown;
   const { text, cursor } = state;
-  if (state.search) return searchKey(state, state.search, input, key);
   if (key.ctrl && input === 'r') return { state: startSearch(state) };
-  if (key.tab) return { state: completeLine(state, complete) };
   if (input.length > 1 && !key.ctrl && !key.meta) {
     // Fast typing can deliver a line and its Enter in one chunk: one trailing CR submits.
     // A chunk with line breaks inside is a paste, kept whole for the user to send.

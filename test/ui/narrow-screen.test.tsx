@@ -71,6 +71,18 @@ describe('the REPL at 80 columns', () => {
     await app.waitUntil(() => expect(statusLine(app.screen())).toMatch(/ready$/));
   });
 
+  it('Tab with several matches lists them under the input line until the next key', async () => {
+    const app = await startApp({ columns: COLUMNS });
+    app.press('/s');
+    await app.waitUntil(() => expect(app.inputLine()).toBe('/s'));
+    app.press(KEY.tab);
+    await app.waitForScreen(/^\/servers {2}\/stats {2}\/save {2}\/sessions$/m);
+    expectWithin(app.screen());
+    app.press('t');
+    await app.waitUntil(() => expect(app.inputLine()).toBe('/st'));
+    expect(app.screen()).not.toContain('/servers');
+  });
+
   it('a table wider than the screen is drawn within it, every border whole', async () => {
     const llm = new TestLlm([WIDE_TABLE]);
     const app = await startApp({ llm, columns: COLUMNS });

@@ -38,6 +38,7 @@ export const KEY = {
   down: '\u001b[B',
   left: '\u001b[D',
   backspace: '\u007f',
+  tab: '\t',
 } as const;
 
 /** A tool call as the model writes it in text mode. */
