@@ -7,6 +7,7 @@ import type { ChatSession, ServerStatus } from '../session/chat-session.js';
 import { formatToolList, toolBudget } from '../present/tool-list.js';
 import { toolCount } from '../present/tool-line.js';
 import { formatPromptList } from '../present/offers-list.js';
+import { twoColumns } from '../present/listing-layout.js';
 import { formatStats } from '../present/usage.js';
 import { switchThink } from '../session/think-switch.js';
 import { formatTaskList } from '../present/task-list.js';
@@ -17,7 +18,7 @@ import { sessionCommand } from './session-commands.js';
 import { authorizeServer } from '../session/server-auth.js';
 
 function helpText(prompts: PromptInfo[]): string {
-  const lines = Object.entries(COMMANDS).map(([name, what]) => `  ${name.padEnd(8)} ${what}`);
+  const lines = twoColumns(Object.entries(COMMANDS), '  ');
   const promptLines =
     prompts.length === 0
       ? []
@@ -34,7 +35,7 @@ function helpText(prompts: PromptInfo[]): string {
     ...promptLines,
     '',
     'Attach a resource to a message with @server:uri (mcp-chat resources lists them).',
-    'Keys: Enter sends · Tab completes (commands, prompts, their arguments, @resources) · ↑/↓ history · Ctrl+R searches it · Esc or Ctrl+C cancels a reply',
+    'Keys: Enter sends · Alt+Enter, Ctrl+J or \\ then Enter: a new line · Tab completes (commands, prompts, their arguments, @resources) · ↑/↓ history · Ctrl+R searches it · Esc or Ctrl+C cancels a reply',
   ].join('\n');
 }
 

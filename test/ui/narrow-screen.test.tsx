@@ -83,6 +83,23 @@ describe('the REPL at 80 columns', () => {
     expect(app.screen()).not.toContain('/servers');
   });
 
+  it('help and tools wrap within the screen, each long line under its text column', async () => {
+    const app = await startApp({ columns: COLUMNS });
+    app.send('help');
+    await app.waitForScreen(/Keys:/);
+    app.send('tools');
+    await app.waitForScreen(/tools, about \d+ tokens/);
+    const screen = app.screen();
+    expectWithin(screen);
+    const lines = screen.split('\n');
+    const compact = lines.findIndex((line) => line.startsWith('  compact '));
+    const column = (lines[compact] ?? '').indexOf('replace');
+    expect(column).toBeGreaterThan(2);
+    // The description goes on under itself, not at column 0.
+    expect(lines[compact + 1]).toMatch(new RegExp(`^ {${column}}\\S`));
+    expect(lines.find((line) => line.startsWith('  help '))?.indexOf('show this help')).toBe(column);
+  });
+
   it('a table wider than the screen is drawn within it, every border whole', async () => {
     const llm = new TestLlm([WIDE_TABLE]);
     const app = await startApp({ llm, columns: COLUMNS });
