@@ -13,7 +13,7 @@ import { switchThink } from '../session/think-switch.js';
 import { formatTaskList } from '../present/task-list.js';
 import type { PromptInfo } from '../vocabulary/offers.js';
 import { COMMANDS, type ParsedInput } from './command-line.js';
-import { attempt, type CommandResult, info } from './command-result.js';
+import { attempt, type CommandResult, info, listing } from './command-result.js';
 import { sessionCommand } from './session-commands.js';
 import { authorizeServer } from '../session/server-auth.js';
 
@@ -124,12 +124,12 @@ export async function runCommand(
 ): Promise<CommandResult> {
   switch (command.name) {
     case 'help':
-      return { items: [info(helpText(await session.offers.prompts()))] };
+      return { items: [listing(helpText(await session.offers.prompts()))] };
     case 'tools': {
       const { servers, runtime } = session;
       return {
         items: [
-          info(
+          listing(
             formatToolList(
               session.listTools(),
               toolBudget(runtime.config),
@@ -141,7 +141,7 @@ export async function runCommand(
       };
     }
     case 'servers':
-      return { items: [info(serversText(session))] };
+      return { items: [listing(serversText(session))] };
     case 'debug':
       return { items: [info(debugText(session))] };
     case 'clear':

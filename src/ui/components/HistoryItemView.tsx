@@ -44,8 +44,12 @@ export function HistoryItemView({ item, width }: { item: HistoryItem; width: num
     case 'tool':
       return <ToolLine call={item.call} result={item.result} width={width} />;
     case 'info':
-      // Listings (help, tools, servers) wrap under their text column, not back to column 0.
-      return <Text dimColor>{wrapListing(sanitizeForTerminal(item.text), width)}</Text>;
+      // A listing wraps under its text column, not back to column 0; other text is shown as it came.
+      return (
+        <Text dimColor>
+          {item.listing ? wrapListing(sanitizeForTerminal(item.text), width) : sanitizeForTerminal(item.text)}
+        </Text>
+      );
     case 'error':
       return (
         <Box flexDirection="column">
