@@ -1,8 +1,9 @@
 /**
  * The status bar's parts, fitted to one line: each server, the model, Ollama, the context gauge
  * and what the chat is doing. When they do not fit, the least telling go shorter first (the
- * gauge, then the servers that are fine, then the model's name); what the chat is doing, and a
- * server that is not fine, stay whole. Pure: StatusBar.tsx draws the parts.
+ * gauge, then the servers that are fine, then the model's name), then what only says all is well
+ * goes; what the chat is doing, and a server that is not fine, stay whole. Pure: StatusBar.tsx
+ * draws the parts.
  */
 import type { ServerStatus } from '../session/chat-session.js';
 import { contextGauge } from '../present/usage.js';
@@ -86,10 +87,13 @@ function partsAt(input: StatusInput, level: number): StatusPart[] {
   const ready = input.servers.length > 0 && input.servers.every((status) => status.state !== 'starting');
   const doing = input.busy ? { text: `${input.busy} · Esc cancels`, tone: 'yellow' as const } : undefined;
   const state = doing ?? (ready ? { text: 'ready', tone: 'dim' as const } : undefined);
+  const gauge = input.context ? gaugePart(input.context, level >= 1) : undefined;
+  // Last, what says only that all is well goes: Ollama answering, a context far from full.
+  const quiet = level >= 4;
   return [
     { text: level >= 3 ? cut(input.model, MODEL_MIN) : input.model, tone: 'dim' },
-    ollamaPart(input.ollama),
-    ...(input.context ? [gaugePart(input.context, level >= 1)] : []),
+    ...(quiet && input.ollama.state === 'ok' ? [] : [ollamaPart(input.ollama)]),
+    ...(gauge && !(quiet && gauge.tone === 'dim') ? [gauge] : []),
     ...serverParts(input.servers, level >= 2),
     ...(state ? [state] : []),
   ];
@@ -120,7 +124,7 @@ export function statusOf(state: ScreenState): Omit<StatusInput, 'model'> {
   return { ollama: state.ollama, servers: state.servers, context: state.context, busy: busyLabel(state.activity) };
 }
 
-const LEVELS = 4;
+const LEVELS = 5;
 
 /** The richest parts that fit `width` columns; the shortest when none do (the bar then cuts its end). */
 export function statusParts(input: StatusInput, width: number): StatusPart[] {
