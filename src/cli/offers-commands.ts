@@ -9,11 +9,12 @@ import type { Runtime } from '../session/runtime.js';
 import { withHost } from '../session/with-host.js';
 import { ExitCode } from '../shared/errors.js';
 import { jsonForTerminal } from '../shared/terminal-text.js';
-import type { Output } from './output.js';
+import { type Output, printListing } from './output.js';
 
 export async function promptsCommand(runtime: Runtime, output: Output, options: { json?: boolean }): Promise<number> {
   const prompts = await withHost(runtime, output, (host) => host.listPrompts());
-  output.stdout(options.json ? jsonForTerminal(prompts) : formatPromptList(prompts));
+  if (options.json) output.stdout(jsonForTerminal(prompts));
+  else printListing(output, formatPromptList(prompts));
   return ExitCode.ok;
 }
 
@@ -22,6 +23,7 @@ export async function resourcesCommand(runtime: Runtime, output: Output, options
     resources: await host.listResources(),
     templates: await host.listResourceTemplates(),
   }));
-  output.stdout(options.json ? jsonForTerminal({ resources, templates }) : formatResourceList(resources, templates));
+  if (options.json) output.stdout(jsonForTerminal({ resources, templates }));
+  else printListing(output, formatResourceList(resources, templates));
   return ExitCode.ok;
 }

@@ -3,6 +3,7 @@
  * Passed in rather than imported, so tests can capture it. Nothing written here can
  * drive the terminal: server and model text is stripped of escapes and controls.
  */
+import { wrapListing } from '../present/listing-layout.js';
 import { sanitizeForTerminal } from '../shared/terminal-text.js';
 
 export interface Output {
@@ -15,6 +16,8 @@ export interface Output {
   /** Is stderr a terminal (progress lines are shown only then)? */
   stderrIsTty: boolean;
   stderr: (text: string) => void;
+  /** The width listings wrap to: the terminal's, 80 when stdout is not one. */
+  columns?: number;
 }
 
 // Security: a tool result, a server's stderr tail or a model's answer may carry escape sequences,
@@ -24,10 +27,21 @@ function wholeResult(text: string): string {
   return clean.endsWith('\n') ? clean : `${clean}\n`;
 }
 
+/** What listings wrap to when stdout is no terminal (a pipe, a file): the classic terminal's width. */
+export const LISTING_WIDTH = 80;
+
+/** A listing for people (`tools`, `prompts`, `sessions`): wrapped to the terminal's width under its text column. */
+export function printListing(output: Output, listing: string): void {
+  output.stdout(wrapListing(listing, output.columns ?? LISTING_WIDTH));
+}
+
 export const processOutput: Output = {
   stdout: (text) => void process.stdout.write(wholeResult(text)),
   stdoutRaw: (text) => void process.stdout.write(sanitizeForTerminal(text)),
   warn: (line) => void process.stderr.write(`warning: ${sanitizeForTerminal(line)}\n`),
   stderr: (text) => void process.stderr.write(sanitizeForTerminal(text)),
   stderrIsTty: process.stderr.isTTY === true,
+  get columns() {
+    return process.stdout.columns || LISTING_WIDTH;
+  },
 };

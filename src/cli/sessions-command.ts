@@ -7,11 +7,12 @@ import { formatSessionList } from '../present/session-list.js';
 import { SessionStore } from '../state/session-store.js';
 import { ExitCode } from '../shared/errors.js';
 import { jsonForTerminal } from '../shared/terminal-text.js';
-import type { Output } from './output.js';
+import { type Output, printListing } from './output.js';
 
 export function sessionsCommand(output: Output, options: { json?: boolean }): number {
   const { sessions, problems } = SessionStore.open().list();
   for (const problem of problems) output.warn(problem.message);
-  output.stdout(options.json ? jsonForTerminal(sessions) : formatSessionList(sessions, new Date()));
+  if (options.json) output.stdout(jsonForTerminal(sessions));
+  else printListing(output, formatSessionList(sessions, new Date()));
   return ExitCode.ok;
 }

@@ -8,7 +8,7 @@ import { withHost } from '../session/with-host.js';
 import type { Runtime } from '../session/runtime.js';
 import { ExitCode, UsageError } from '../shared/errors.js';
 import { jsonForTerminal } from '../shared/terminal-text.js';
-import type { Output } from './output.js';
+import { type Output, printListing } from './output.js';
 import { toolChangesCommand } from './tool-changes-command.js';
 
 export interface ToolsFlags {
@@ -35,7 +35,7 @@ export async function toolsCommand(runtime: Runtime, output: Output, options: To
     }));
     output.stdout(jsonForTerminal(rows));
   } else {
-    output.stdout(formatToolList(tools, toolBudget(runtime.config), turnedOff, heldBack));
+    printListing(output, formatToolList(tools, toolBudget(runtime.config), turnedOff, heldBack));
   }
   return ExitCode.ok;
 }

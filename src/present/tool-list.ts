@@ -1,6 +1,7 @@
 /** The tool catalogue for people, by server with each tool's parameters: `tools` and the REPL's `tools`. */
 import { catalogueTokens } from '../engine/tool-selection/tool-cost.js';
 import type { ToolSpec } from '../vocabulary/types.js';
+import { twoColumns } from './listing-layout.js';
 
 /** What the catalogue may take of each request: `num_ctx` and the configured share of it. */
 export interface ToolBudget {
@@ -44,10 +45,10 @@ export function formatToolList(
   const lines: string[] = [];
   for (const server of [...new Set(tools.map((tool) => tool.server))]) {
     lines.push(`${server}`);
-    for (const tool of tools.filter((t) => t.server === server)) {
-      const summary = tool.description.split('\n')[0] ?? '';
-      lines.push(`  ${tool.name}(${describeParameters(tool)})${summary ? `  ${summary}` : ''}`);
-    }
+    const rows = tools
+      .filter((tool) => tool.server === server)
+      .map((tool) => [`${tool.name}(${describeParameters(tool)})`, tool.description.split('\n')[0] ?? ''] as const);
+    lines.push(...twoColumns(rows, '  '));
   }
   const off = [
     ...Object.entries(turnedOff).map(

@@ -15,6 +15,7 @@ import { PullLine } from './components/PullLine.js';
 import { QueuedLines } from './components/QueuedLines.js';
 import { Prompt } from './components/Prompt.js';
 import { StatusBar } from './components/StatusBar.js';
+import { statusOf } from './status-line.js';
 import { completionsFor } from './command-line.js';
 import { keysInChunk } from './key-chunks.js';
 import { questionKey, useQuestionGuard, type QuestionGuard } from './question-guard.js';
@@ -176,7 +177,7 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
       />
       <PullLine pulling={state.pulling} width={width} />
       <QueuedLines lines={state.queued} width={width} />
-      <StatusBar model={session.model} ollama={state.ollama} servers={state.servers} context={state.context} />
+      <StatusBar model={session.model} {...statusOf(state)} width={width} />
       <Prompt line={line} busy={isBusy(state)} {...promptLabel(state, line, guard)} />
     </Box>
   );

@@ -13,6 +13,9 @@ export interface CommandResult {
 
 export const info = (text: string): NewHistoryItem => ({ type: 'info', text });
 
+/** A listing (help, tools, servers, sessions, tasks): wrapped at the screen's width under its text column. */
+export const listing = (text: string): NewHistoryItem => ({ type: 'info', text, listing: true });
+
 /** A command that may fail: its answer as a line, or what went wrong and what to do. */
 export async function attempt(run: () => Promise<string>): Promise<NewHistoryItem> {
   try {

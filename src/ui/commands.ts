@@ -7,17 +7,18 @@ import type { ChatSession, ServerStatus } from '../session/chat-session.js';
 import { formatToolList, toolBudget } from '../present/tool-list.js';
 import { toolCount } from '../present/tool-line.js';
 import { formatPromptList } from '../present/offers-list.js';
+import { twoColumns } from '../present/listing-layout.js';
 import { formatStats } from '../present/usage.js';
 import { switchThink } from '../session/think-switch.js';
 import { formatTaskList } from '../present/task-list.js';
 import type { PromptInfo } from '../vocabulary/offers.js';
 import { COMMANDS, type ParsedInput } from './command-line.js';
-import { attempt, type CommandResult, info } from './command-result.js';
+import { attempt, type CommandResult, info, listing } from './command-result.js';
 import { sessionCommand } from './session-commands.js';
 import { authorizeServer } from '../session/server-auth.js';
 
 function helpText(prompts: PromptInfo[]): string {
-  const lines = Object.entries(COMMANDS).map(([name, what]) => `  ${name.padEnd(8)} ${what}`);
+  const lines = twoColumns(Object.entries(COMMANDS), '  ');
   const promptLines =
     prompts.length === 0
       ? []
@@ -34,7 +35,7 @@ function helpText(prompts: PromptInfo[]): string {
     ...promptLines,
     '',
     'Attach a resource to a message with @server:uri (mcp-chat resources lists them).',
-    'Keys: Enter sends · Tab completes (commands, prompts, their arguments, @resources) · ↑/↓ history · Ctrl+R searches it · Esc or Ctrl+C cancels a reply',
+    'Keys: Enter sends · Alt+Enter, Ctrl+J or \\ then Enter: a new line · Tab completes (commands, prompts, their arguments, @resources) · ↑/↓ history · Ctrl+R searches it · Esc or Ctrl+C cancels a reply',
   ].join('\n');
 }
 
@@ -123,12 +124,12 @@ export async function runCommand(
 ): Promise<CommandResult> {
   switch (command.name) {
     case 'help':
-      return { items: [info(helpText(await session.offers.prompts()))] };
+      return { items: [listing(helpText(await session.offers.prompts()))] };
     case 'tools': {
       const { servers, runtime } = session;
       return {
         items: [
-          info(
+          listing(
             formatToolList(
               session.listTools(),
               toolBudget(runtime.config),
@@ -140,7 +141,7 @@ export async function runCommand(
       };
     }
     case 'servers':
-      return { items: [info(serversText(session))] };
+      return { items: [listing(serversText(session))] };
     case 'debug':
       return { items: [info(debugText(session))] };
     case 'clear':

@@ -1,8 +1,8 @@
 /**
  * Tab completion of the word before the cursor: `/` completes commands and servers' prompts,
  * `@` completes resources, `key=` after a prompt its argument's values. One candidate replaces
- * the word (and a space follows); several extend it to what they share. Pure: the candidates
- * come from the caller.
+ * the word (and a space follows); several extend it to what they share and are listed under the
+ * line until the next key. Pure: the candidates come from the caller.
  */
 import { parseArguments } from '../session/turn-input.js';
 
@@ -11,6 +11,8 @@ interface Line {
   text: string;
   cursor: number;
   browsing: number | null;
+  /** What the word could become, after a Tab that found several. */
+  candidates?: string[] | undefined;
 }
 
 /** The word the cursor ends, and where it starts; `whole`: everything before the cursor is the word. */
@@ -37,10 +39,11 @@ export function completeLine<T extends Line>(state: T, candidates: (word: string
   if (word === '') return state;
   const matches = [...new Set(candidates(word))].filter((candidate) => candidate.startsWith(word));
   if (matches.length === 0) return state;
-  const completed = matches.length === 1 ? `${matches[0]} ` : sharedPrefix(matches);
-  if (completed.length <= word.length) return state;
+  const several = matches.length > 1 ? matches : undefined;
+  const completed = several ? sharedPrefix(matches) : `${matches[0]} `;
+  if (completed.length <= word.length) return { ...state, candidates: several };
   const text = state.text.slice(0, start) + completed + state.text.slice(state.cursor);
-  return { ...state, text, cursor: start + completed.length, browsing: null };
+  return { ...state, text, cursor: start + completed.length, browsing: null, candidates: several };
 }
 
 /** A prompt argument's value being typed: what `completion/complete` is asked. */

@@ -20,7 +20,8 @@ export type HistoryItem =
   /** `continued`: a later block of the reply in the item above, drawn while the reply streamed. */
   | { id: number; type: 'assistant'; text: string; continued?: boolean }
   | { id: number; type: 'tool'; call: ToolCall; result: ToolResult }
-  | { id: number; type: 'info'; text: string }
+  /** `listing`: names and what they are in columns (help, tools), wrapped under their text column. */
+  | { id: number; type: 'info'; text: string; listing?: boolean }
   | { id: number; type: 'error'; text: string; hint?: string }
   | { id: number; type: 'debug'; text: string }
   /** A server's changed tools as a diff, asked about; `text`: the same as plain text, for the session file. */

@@ -1,7 +1,7 @@
 /**
  * The input line as a pure state machine: editing keys, ↑/↓ through earlier inputs, Ctrl+R
- * searching them, Tab completion, and pasted multi-line text kept whole. The Prompt component
- * only renders it.
+ * searching them, Tab completion, and multi-line text: pasted lines kept whole, and a newline
+ * typed with Alt+Enter, Ctrl+J or `\` then Enter. The Prompt component only renders it.
  */
 import { completeLine } from './completion.js';
 
@@ -14,6 +14,8 @@ export interface LineState {
   browsing: number | null;
   /** The fresh line, kept while browsing `recall`. */
   draft: string;
+  /** What Tab found for the word before the cursor, when it found several: shown until the next key. */
+  candidates?: string[] | undefined;
   /** Set while Ctrl+R searches `recall`; the line's text is then the match shown. */
   search?: LineSearch | undefined;
 }
@@ -162,15 +164,17 @@ export interface EditResult {
 
 /** `complete`: Tab's completions of the word before the cursor (none by default). */
 export function editLine(
-  state: LineState,
+  shown: LineState,
   input: string,
   key: EditorKey,
   complete: (word: string) => string[] = () => [],
 ): EditResult {
+  if (shown.search) return searchKey(shown, shown.search, input, key);
+  if (key.tab) return { state: completeLine(shown, complete) };
+  // Tab's candidates are shown until the next key, whatever it does.
+  const state = shown.candidates ? { ...shown, candidates: undefined } : shown;
   const { text, cursor } = state;
-  if (state.search) return searchKey(state, state.search, input, key);
   if (key.ctrl && input === 'r') return { state: startSearch(state) };
-  if (key.tab) return { state: completeLine(state, complete) };
   if (input.length > 1 && !key.ctrl && !key.meta) {
     // Fast typing can deliver a line and its Enter in one chunk: one trailing CR submits.
     // A chunk with line breaks inside is a paste, kept whole for the user to send.
@@ -179,6 +183,10 @@ export function editLine(
     return editLine(insert(state, input.slice(0, -1)), '\r', { return: true });
   }
   if (key.return) {
+    // Alt+Enter, or Enter after a backslash, breaks the line instead of sending it (Ctrl+J, a bare line feed, is text).
+    if (key.meta) return { state: insert(state, '\n') };
+    if (text.slice(0, cursor).endsWith('\\'))
+      return { state: at(state, `${text.slice(0, cursor - 1)}\n${text.slice(cursor)}`, cursor) };
     if (!text.trim()) return { state: at(state, '', 0) };
     const recall = [...state.recall.filter((entry) => entry !== text), text].slice(-MAX_RECALL);
     return { state: { ...emptyLine, recall }, submitted: text };

@@ -10,6 +10,8 @@
  * inline renderers, syntax highlighting, tables, its escaping and emoji rules) inside.
  */
 import type { RendererObject, Token, Tokens } from 'marked';
+import { stripVTControlCharacters } from 'node:util';
+import { renderTable } from './markdown-table.js';
 import { cutLine, HARD_BREAK, wrapWords } from './wrap-styled.js';
 
 /** marked-terminal's indent for quotes and code (its `tab` option). */
@@ -20,6 +22,9 @@ const MIN_WIDTH = 16;
 
 /** Spaces for a tab in code: the terminal's own tab stops would not match the width counted here. */
 const TAB = '    ';
+
+/** Spaces a line starts with, escapes (syntax highlighting) not counted. */
+const leadingSpaces = (line: string): number => /^ */.exec(stripVTControlCharacters(line))?.[0].length ?? 0;
 
 /** marked-terminal's renderers that these wrap. */
 export type TerminalBlocks = Required<Pick<RendererObject, 'paragraph' | 'heading' | 'blockquote' | 'code'>>;
@@ -49,6 +54,18 @@ function itemLines(renderer: Renderer, item: Tokens.ListItem): string[] {
     body(renderer.parser.parse([asBlock(token, index === 0 ? checkbox : '')])),
   );
   return rendered.join(item.loose ? '\n\n' : '\n').split('\n');
+}
+
+/** Highlighted code cut to `width`; marked-terminal puts INDENT spaces before every line, and each piece keeps them. */
+function codeLines(code: string, width: number): string[] {
+  const margin = ' '.repeat(INDENT);
+  const room = Math.max(MIN_WIDTH, width - INDENT);
+  return code.split('\n').flatMap((line) => {
+    // A long line goes on under its own indentation, up to half the room, so the nesting still reads.
+    const hang = Math.max(0, Math.min(leadingSpaces(line) - INDENT, Math.floor(room / 2)));
+    const pieces = cutLine(line.slice(INDENT), room, room - hang);
+    return pieces.map((piece, index) => margin + (index === 0 ? '' : ' '.repeat(hang)) + piece);
+  });
 }
 
 export function blockRenderers(base: TerminalBlocks, width: number): RendererObject {
@@ -82,13 +99,20 @@ export function blockRenderers(base: TerminalBlocks, width: number): RendererObj
     },
     code(token) {
       const code = body(base.code.call(this, { ...token, text: token.text.replaceAll('\t', TAB) }));
-      // marked-terminal puts INDENT spaces before every line; each piece of a long line keeps them.
-      const margin = ' '.repeat(INDENT);
-      const lines = code.split('\n').flatMap((line) => {
-        const pieces = cutLine(line.slice(INDENT), Math.max(MIN_WIDTH, layout.width - INDENT));
-        return pieces.map((piece) => margin + piece);
-      });
-      return block(lines);
+      return block(codeLines(code, layout.width));
+    },
+    table(token) {
+      // A cell's text as a paragraph's: marked-terminal's inline styles, entities and emoji.
+      const cell = (content: Tokens.TableCell): string =>
+        body(
+          base.paragraph.call(this, {
+            type: 'paragraph',
+            raw: content.text,
+            text: content.text,
+            tokens: content.tokens,
+          }),
+        );
+      return block(renderTable(token, layout.width, cell));
     },
     list(token) {
       const start = typeof token.start === 'number' ? token.start : 1;

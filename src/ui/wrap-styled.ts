@@ -82,7 +82,11 @@ class LineFiller {
   private used = 0;
   private openStyles: string[] = [];
 
-  constructor(private readonly width: number) {}
+  /** `later`: the width of the lines after the first (a hanging indent's), the first's when not given. */
+  constructor(
+    private width: number,
+    private readonly later = width,
+  ) {}
 
   get room(): number {
     return this.width - this.used;
@@ -121,6 +125,7 @@ class LineFiller {
     this.lines.push(this.openStyles.length > 0 ? this.current + RESET_ALL : this.current);
     this.current = this.openStyles.join('');
     this.used = 0;
+    this.width = this.later;
   }
 
   finish(): string[] {
@@ -165,9 +170,9 @@ function wrapLine(line: string, width: number): string[] {
   return filler.finish();
 }
 
-/** Code: every character kept, spaces included, the line cut at `width`. */
-export function cutLine(line: string, width: number): string[] {
-  const filler = new LineFiller(width);
+/** Code: every character kept, spaces included, the line cut at `width`, and its later pieces at `later`. */
+export function cutLine(line: string, width: number, later = width): string[] {
+  const filler = new LineFiller(width, later);
   for (let at = 0; at < line.length;) {
     const end = pieceEnd(line, at);
     const piece = line.slice(at, end);

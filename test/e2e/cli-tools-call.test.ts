@@ -60,6 +60,16 @@ describe('mcp-chat tools', () => {
     expect(result.stdout).toMatch(/^calculator\n {2}evaluate\(expression\)/m);
   });
 
+  it('wraps the list at 80 columns when stdout is no terminal, each description under its own column', async () => {
+    const result = await runCli(['tools'], { cwd: workDir, env });
+    const lines = result.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(Array.from(line).length, line).toBeLessThanOrEqual(80);
+    const first = lines.findIndex((line) => line.startsWith('  evaluate(expression)'));
+    const column = (lines[first] ?? '').indexOf('Evaluate');
+    expect(column).toBeGreaterThan('  evaluate(expression)'.length);
+    expect(lines[first + 1]).toMatch(new RegExp(`^ {${column}}\\S`));
+  });
+
   it('warns about a server that fails to start and lists the others', async () => {
     const config = path.join(workDir, 'broken.json');
     fs.writeFileSync(

@@ -28,6 +28,8 @@ export interface ReplSessionOptions {
   configBy?: 'trust' | 'flag';
   /** Options for node itself, before the script. */
   nodeArgs?: string[];
+  /** The pane's size: tmux's 120×40 when not given. */
+  width?: number;
   height?: number;
   /** More environment for the REPL (e.g. a `BROWSER` that records what it is asked to open). */
   env?: Record<string, string>;
@@ -90,6 +92,7 @@ export function useReplSession(options: ReplSessionOptions = {}): ReplSession {
       pane.start([process.execPath, ...(options.nodeArgs ?? []), CLI, ...configArgs, ...args], {
         cwd: session.workDir,
         env,
+        width: options.width,
         height: options.height,
       });
     launch(options.args ?? []);

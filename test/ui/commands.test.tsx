@@ -25,13 +25,13 @@ describe('help', () => {
 });
 
 describe('tools and servers', () => {
-  it('tools lists the tools by server, with their parameters and descriptions', async () => {
+  it('tools lists the tools by server, with their parameters and descriptions, aligned', async () => {
     const app = await startApp();
     app.send('/TOOLS');
     await app.waitForScreen(/write_file/);
     expect(app.screen()).toMatch(/^calculator\n {2}evaluate\(expression\) {2}Evaluate an arithmetic expression$/m);
     expect(app.screen()).toMatch(
-      /^file\n {2}read_file\(path\) {2}Read a file\n {2}write_file\(path, content\) {2}Write a file$/m,
+      /^file\n {2}read_file\(path\) {12}Read a file\n {2}write_file\(path, content\) {2}Write a file$/m,
     );
   });
 

@@ -32,6 +32,18 @@ describe('Tab completion', () => {
     expect(tab(typed('/args'))).toEqual(typed('/args'));
   });
 
+  it('several: they are listed with the line until the next key, which clears them', () => {
+    const grown = tab(typed('see @every'));
+    expect(grown.candidates).toEqual(['@everything:demo://doc/architecture.md', '@everything:demo://doc/arrows.md']);
+    // Tab again lists them again, with nothing more to grow.
+    expect(tab(grown)).toMatchObject({ text: grown.text, candidates: grown.candidates });
+    expect(editLine(grown, 'c', {}).state).toMatchObject({
+      text: 'see @everything:demo://doc/arc',
+      candidates: undefined,
+    });
+    expect(tab(typed('/he')).candidates).toBeUndefined();
+  });
+
   it('completes the word at the cursor and keeps what follows it', () => {
     expect(tab(typed('/everything:sim and more', 15))).toMatchObject({
       text: '/everything:simple-prompt  and more',

@@ -20,6 +20,7 @@ import { App, type RecallStore } from '../../src/ui/App.js';
 import { ChatSession, type SessionHost, type SessionLlm, type StatusFeed } from '../../src/session/chat-session.js';
 import { AlwaysUpLlm } from '../fakes/scripted-llm.js';
 import { testRuntime } from '../helpers/test-session.js';
+import { renderAtWidth } from './terminal-width.js';
 
 export { testRuntime };
 import { FAKE_TOOLS, FakeToolHost } from '../fakes/fake-tool-host.js';
@@ -37,6 +38,7 @@ export const KEY = {
   down: '\u001b[B',
   left: '\u001b[D',
   backspace: '\u007f',
+  tab: '\t',
 } as const;
 
 /** A tool call as the model writes it in text mode. */
@@ -118,6 +120,8 @@ export interface RenderAppOptions {
   /** A session built elsewhere (as the program builds it: test/ui/live-repl.tsx); the options above are then unused. */
   session?: ChatSession;
   inputHistory?: RecallStore;
+  /** The terminal's width; ink-testing-library's 100 columns when not given. */
+  columns?: number;
 }
 
 export function renderApp(options: RenderAppOptions = {}) {
@@ -126,11 +130,12 @@ export function renderApp(options: RenderAppOptions = {}) {
   const session =
     options.session ?? new ChatSession(options.runtime ?? testRuntime(), host, llm, { status: options.status });
   let exited = false;
-  const ui = render(
+  const tree = (
     <ExitProbe onUnmount={() => (exited = true)}>
       <App session={session} inputHistory={options.inputHistory} />
-    </ExitProbe>,
+    </ExitProbe>
   );
+  const ui = options.columns === undefined ? render(tree) : renderAtWidth(tree, options.columns);
 
   /** What the user sees: the last frame, colours removed. */
   const screen = (): string => stripVTControlCharacters(ui.lastFrame() ?? '');

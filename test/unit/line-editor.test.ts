@@ -37,6 +37,35 @@ describe('line editor', () => {
     expect(result.state.text).toBe('line one\nline two\nline three');
   });
 
+  it('Alt+Enter breaks the line at the cursor instead of sending it; Enter then sends both lines as one message', () => {
+    const state = type(
+      emptyLine,
+      'first second',
+      ...Array.from({ length: 7 }, () => ['', { leftArrow: true }] as [string, EditorKey]),
+    );
+    const broken = editLine(state, '', { return: true, meta: true });
+    expect(broken.submitted).toBeUndefined();
+    expect(broken.state).toMatchObject({ text: 'first\n second', cursor: 6 });
+    expect(editLine(broken.state, '\r', { return: true }).submitted).toBe('first\n second');
+  });
+
+  it('Ctrl+J, a line feed, is a newline on the line, not Enter', () => {
+    const result = editLine(type(emptyLine, 'one'), '\n', {});
+    expect(result.submitted).toBeUndefined();
+    expect(type(result.state, 'two')).toMatchObject({ text: 'one\ntwo', cursor: 7 });
+  });
+
+  it('a backslash then Enter becomes a newline, also when the line and its Enter come in one chunk', () => {
+    const typed = editLine(type(emptyLine, 'one\\'), '\r', { return: true });
+    expect(typed.submitted).toBeUndefined();
+    expect(typed.state).toMatchObject({ text: 'one\n', cursor: 4 });
+    const fast = editLine(emptyLine, 'one\\\r', {});
+    expect(fast.submitted).toBeUndefined();
+    expect(fast.state.text).toBe('one\n');
+    // A backslash anywhere else is text, sent as typed.
+    expect(editLine(type(emptyLine, 'a\\b'), '\r', { return: true }).submitted).toBe('a\\b');
+  });
+
   it('submits a line that arrives together with its Enter', () => {
     const result = editLine(type(emptyLine, 'ask: '), 'what now?\r', {});
     expect(result.submitted).toBe('ask: what now?');

@@ -7,6 +7,7 @@ import { assertNever } from '../../shared/errors.js';
 import type { HistoryItem } from '../history.js';
 import { sanitizeForTerminal } from '../../shared/terminal-text.js';
 import { renderMarkdown } from '../markdown.js';
+import { wrapListing } from '../../present/listing-layout.js';
 import { ToolChangesView } from './ToolChangesView.js';
 import { ToolLine } from './ToolLine.js';
 
@@ -43,7 +44,12 @@ export function HistoryItemView({ item, width }: { item: HistoryItem; width: num
     case 'tool':
       return <ToolLine call={item.call} result={item.result} width={width} />;
     case 'info':
-      return <Text dimColor>{sanitizeForTerminal(item.text)}</Text>;
+      // A listing wraps under its text column, not back to column 0; other text is shown as it came.
+      return (
+        <Text dimColor>
+          {item.listing ? wrapListing(sanitizeForTerminal(item.text), width) : sanitizeForTerminal(item.text)}
+        </Text>
+      );
     case 'error':
       return (
         <Box flexDirection="column">

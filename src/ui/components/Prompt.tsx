@@ -6,6 +6,16 @@ import type { LineState } from '../line-editor.js';
 
 const MASK = '•';
 
+/** Tab's candidates listed at most: more would push the screen up for what typing one more letter narrows. */
+const MAX_CANDIDATES = 20;
+
+/** Tab's candidates in a row, two spaces apart; Ink wraps the row at the screen's width. */
+function candidatesText(candidates: string[]): string {
+  const shown = candidates.slice(0, MAX_CANDIDATES).map(sanitizeForTerminal).join('  ');
+  const more = candidates.length - MAX_CANDIDATES;
+  return more > 0 ? `${shown}  … ${more} more` : shown;
+}
+
 function InputLine({
   line,
   busy,
@@ -40,6 +50,7 @@ function InputLine({
         </Text>
       </Box>
       {hint ? <Text dimColor>{sanitizeForTerminal(hint)}</Text> : null}
+      {line.candidates ? <Text dimColor>{candidatesText(line.candidates)}</Text> : null}
     </Box>
   );
 }
