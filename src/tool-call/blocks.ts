@@ -1,9 +1,9 @@
 /**
  * Runs every reader of a model family's own call format over the reply: gpt-oss harmony,
  * DeepSeek and Kimi tokens, GLM and Qwen3-Coder tags, MiniMax/Anthropic/DSML invokes,
- * Gemma, and the XML forms (ours and Cline's). Policy: blocks never overlap (the first
- * wins); a block inside a code fence of another language is code to show, and one that
- * starts inside a JSON value is that value's data.
+ * Gemma, the XML forms (ours and Cline's), and Apertus's and Olmo 3's wrapped bodies.
+ * Policy: blocks never overlap (the first wins); a block inside a code fence of another
+ * language is code to show, and one that starts inside a JSON value is that value's data.
  */
 import type { Block } from './block.js';
 import { findGemmaCalls, findToolCodeCalls } from './gemma.js';
@@ -14,6 +14,7 @@ import { type Span, spanAt } from './json-scan.js';
 import { CALL_FENCES, type Fence } from './markers.js';
 import { findTokenCalls } from './special-tokens.js';
 import { findGlmCalls, findQwenCoderCalls } from './tag-calls.js';
+import { findWrappedCalls } from './wrapped-calls.js';
 import { findXmlCalls } from './xml-calls.js';
 
 function allowedByFence(block: Block, fences: Fence[]): boolean {
@@ -44,6 +45,7 @@ export function findBlocks(text: string, fences: Fence[], spans: Span[]): Block[
     ...findGemmaCalls(text),
     ...findToolCodeCalls(text, fences),
     ...findXmlCalls(text),
+    ...findWrappedCalls(text),
   ].sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: Block[] = [];
   const memo = new Map<number, boolean>();

@@ -3,7 +3,9 @@
  * - MiniMax M2, inside `<minimax:tool_call>`;
  * - Anthropic-style, inside `<function_calls>`;
  * - DeepSeek V3.2's DSML: `<｜DSML｜function_calls><｜DSML｜invoke name="…"><｜DSML｜parameter
- *   name="…" string="true">…</｜DSML｜parameter>`, where `string="false"` marks a JSON value.
+ *   name="…" string="true">…</｜DSML｜parameter>`, where `string="false"` marks a JSON value;
+ *   V4 wraps the same invokes in `<｜DSML｜tool_calls>` and prints its bars doubled
+ *   (`<｜｜DSML｜｜invoke`), sometimes with a space before the tag name.
  * Several invokes in one block are several calls. Tag attributes are read with the XML
  * library; values are raw text up to their closing tag (templates do not escape them) and
  * are typed later by the tool's schema. Policy: an invoke left open at the end of the
@@ -15,9 +17,12 @@ import { asciiTokens } from './special-tokens.js';
 import { allOccurrences, isToolName, skipSpace, TokenFinder, trimTemplateNewlines } from './text-scan.js';
 import { readOpenTag } from './xml-tags.js';
 
-/** Tag prefixes: plain (MiniMax, Anthropic), Anthropic's namespaced `antml:`, DeepSeek's `｜DSML｜` (bars in ASCII). */
-const PREFIXES = ['', 'antml:', '|DSML|'];
-const WRAPPERS = ['minimax:tool_call', 'function_calls'];
+/**
+ * Tag prefixes: plain (MiniMax, Anthropic), Anthropic's namespaced `antml:`, and DeepSeek's
+ * `｜DSML｜` in the spellings V3.2 and V4 print (bars in ASCII).
+ */
+const PREFIXES = ['', 'antml:', '|DSML|', '||DSML||', '|DSML| ', '||DSML|| '];
+const WRAPPERS = ['minimax:tool_call', 'function_calls', 'tool_calls'];
 
 interface Parameter {
   key: string;
