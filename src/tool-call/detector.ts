@@ -132,10 +132,16 @@ function answerText(visible: string, candidates: Candidate[]): string {
   return cleanAnswer(text);
 }
 
+/** A reply that is all reasoning, with a call drafted in it: the model meant to call but wrote it in the wrong place. */
+function draftedOnly(visible: string, thinking: string, tools: ToolSpec[], knownServers: string[]): boolean {
+  if (visible !== '' || thinking === '') return false;
+  return scanReply(thinking).candidates.some((candidate) => isRealAttempt(candidate, tools, knownServers));
+}
+
 export function detectToolCalls(raw: string, tools: ToolSpec[], options: DetectOptions = {}): DetectResult {
   // A server with tools is configured whatever the caller listed.
   const knownServers = [...new Set([...(options.knownServers ?? []), ...tools.map((tool) => tool.server)])];
-  const { visible } = stripThinking(raw);
+  const { visible, thinking } = stripThinking(raw);
   const scan = scanReply(visible);
   const attempts = scan.candidates.filter((candidate) => isRealAttempt(candidate, tools, knownServers));
   const presented = attempts.length > 0 && presentedAsCalls(visible, attempts, scan.decorations, scan.explicit);
@@ -146,5 +152,6 @@ export function detectToolCalls(raw: string, tools: ToolSpec[], options: DetectO
   }
   if (presented) return runAttempts(attempts, tools, knownServers);
   if (markerOnly) return malformed([{ type: 'unparseable' }], tools);
+  if (draftedOnly(visible, thinking, tools, knownServers)) return malformed([{ type: 'in-reasoning' }], tools);
   return { type: 'answer', text: answerText(visible, scan.candidates) };
 }
