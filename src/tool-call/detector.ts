@@ -152,6 +152,6 @@ export function detectToolCalls(raw: string, tools: ToolSpec[], options: DetectO
   }
   if (presented) return runAttempts(attempts, tools, knownServers);
   if (markerOnly) return malformed([{ type: 'unparseable' }], tools);
-  if (draftedOnly(visible, thinking, tools, knownServers)) return malformed([{ type: 'in-reasoning' }], tools);
+  if (options.truncated !== true && draftedOnly(visible, thinking, tools, knownServers)) return malformed([{ type: 'in-reasoning' }], tools);
   return { type: 'answer', text: answerText(visible, scan.candidates) };
 }
