@@ -35,18 +35,29 @@ function insideJson(text: string, block: Block, spans: Span[], memo: Map<number,
   return json;
 }
 
-export function findBlocks(text: string, fences: Fence[], spans: Span[]): Block[] {
-  const found = [
-    ...findHarmonyCalls(text),
-    ...findTokenCalls(text),
-    ...findGlmCalls(text),
-    ...findQwenCoderCalls(text),
-    ...findInvokeCalls(text),
-    ...findGemmaCalls(text),
-    ...findToolCodeCalls(text, fences),
-    ...findXmlCalls(text),
-    ...findWrappedCalls(text),
-  ].sort((a, b) => a.start - b.start || b.end - a.end);
+/** The block readers, named by the format each reads. */
+const READERS = {
+  harmony: findHarmonyCalls,
+  tokens: findTokenCalls,
+  glm: findGlmCalls,
+  'qwen-xml': findQwenCoderCalls,
+  invoke: findInvokeCalls,
+  gemma: findGemmaCalls,
+  'tool-code': findToolCodeCalls,
+  xml: findXmlCalls,
+  wrapped: findWrappedCalls,
+} satisfies Record<string, (text: string, fences: Fence[]) => Block[]>;
+
+export type ReaderId = keyof typeof READERS;
+
+/** `preferred`: the reader of the model's own template format; its blocks are marked. */
+export function findBlocks(text: string, fences: Fence[], spans: Span[], preferred?: ReaderId): Block[] {
+  const found = Object.entries(READERS)
+    .flatMap(([id, read]) => {
+      const blocks = read(text, fences);
+      return id === preferred ? blocks.map((block) => ({ ...block, preferred: true })) : blocks;
+    })
+    .sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: Block[] = [];
   const memo = new Map<number, boolean>();
   for (const block of found) {

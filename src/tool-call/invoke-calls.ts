@@ -1,7 +1,7 @@
 /**
  * Reads the `<invoke name="…"><parameter name="…">value</parameter></invoke>` family:
  * - MiniMax M2, inside `<minimax:tool_call>`;
- * - Anthropic-style, inside `<function_calls>`;
+ * - Anthropic-style, inside `<function_calls>` (Glimmer's `<atem:function_calls>` alike);
  * - DeepSeek V3.2's DSML: `<｜DSML｜function_calls><｜DSML｜invoke name="…"><｜DSML｜parameter
  *   name="…" string="true">…</｜DSML｜parameter>`, where `string="false"` marks a JSON value;
  *   V4 wraps the same invokes in `<｜DSML｜tool_calls>` and prints its bars doubled
@@ -18,10 +18,10 @@ import { allOccurrences, isToolName, skipSpace, TokenFinder, trimTemplateNewline
 import { readOpenTag } from './xml-tags.js';
 
 /**
- * Tag prefixes: plain (MiniMax, Anthropic), Anthropic's namespaced `antml:`, and DeepSeek's
- * `｜DSML｜` in the spellings V3.2 and V4 print (bars in ASCII).
+ * Tag prefixes: plain (MiniMax, Anthropic), Anthropic's namespaced `antml:`, Glimmer's
+ * `atem:`, and DeepSeek's `｜DSML｜` in the spellings V3.2 and V4 print (bars in ASCII).
  */
-const PREFIXES = ['', 'antml:', '|DSML|', '||DSML||', '|DSML| ', '||DSML|| '];
+const PREFIXES = ['', 'antml:', 'atem:', '|DSML|', '||DSML||', '|DSML| ', '||DSML|| '];
 const WRAPPERS = ['minimax:tool_call', 'function_calls', 'tool_calls'];
 
 interface Parameter {

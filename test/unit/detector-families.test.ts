@@ -402,3 +402,27 @@ describe('random replies spliced from template fragments', () => {
     CPU_BOUND_MS,
   );
 });
+
+describe('the format Ollama names for the model is read first', () => {
+  const own = FORMATS['olmo 3']?.(EXPRESSION) ?? '';
+  const other = `Then: {"name": "read_file", "arguments": {"path": "a.md"}}`;
+
+  it('its call runs; a call in another syntax beside it is text', () => {
+    expect(detectToolCalls(`${own}\n${other}`, TOOLS, { parser: 'olmo3' })).toEqual(calls(evaluate(EXPRESSION)));
+  });
+
+  it('without its format in the reply, or with a parser it does not know, every format is read', () => {
+    expect(detectToolCalls(other, TOOLS, { parser: 'olmo3' })).toEqual(calls(readFile('a.md')));
+    expect(detectToolCalls(`${own}\n${other}`, TOOLS, { parser: 'some-new-parser' })).toEqual(
+      calls(evaluate(EXPRESSION), readFile('a.md')),
+    );
+    expect(detectToolCalls(`${own}\n${other}`, TOOLS, { parser: '__proto__' })).toEqual(
+      calls(evaluate(EXPRESSION), readFile('a.md')),
+    );
+  });
+
+  it('a draft in reasoning still never runs, whatever the parser', () => {
+    const raw = `<think>${own}</think>\n${FORMATS.glm?.('1') ?? ''}`;
+    expect(detectToolCalls(raw, TOOLS, { parser: 'olmo3' })).toEqual(calls(evaluate('1')));
+  });
+});
