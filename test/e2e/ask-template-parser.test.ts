@@ -40,7 +40,7 @@ async function toolsRun(parser: string | undefined): Promise<string[]> {
 }
 
 describe('the template parser /api/show names', () => {
-  it('reads the model’s own format first: the call in another syntax beside it is not run', async () => {
+  it('reads the format of the model first: a call in another syntax beside it is not run', async () => {
     expect(await toolsRun('olmo3')).toEqual(['evaluate']);
   });
 

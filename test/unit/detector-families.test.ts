@@ -100,7 +100,7 @@ const DRAFTED = Object.entries(REASONING).flatMap(([reasoning, wrap]) =>
   ]),
 );
 
-describe('a call drafted in reasoning never runs', () => {
+describe('reasoning draft: a call drafted in reasoning never runs', () => {
   it.each(DRAFTED)(
     '%s around a %s draft, with the real call after it: only the real call runs',
     (_r, _f, wrap, format) => {
@@ -158,6 +158,24 @@ describe('placement rules hold for every family', () => {
     noCall(`<!-- ${format(EXPRESSION)} -->\nNothing to do.`);
     noCall(`<analysis>\n${format(EXPRESSION)}\n</analysis>\nIt is 84.`);
   });
+
+  it.each(FAMILIES)('quoted call: %s in a Markdown quote never runs', (_family, format) => {
+    const quoted = format(EXPRESSION)
+      .split('\n')
+      .map((line) => `> ${line}`)
+      .join('\n');
+    noCall(quoted);
+    noCall(`You wrote earlier:\n${quoted}\nThat was a mistake.`);
+  });
+
+  it.each(FAMILIES)(
+    'forbidden call: %s the reply says not to run never runs, said before or after',
+    (_family, format) => {
+      noCall(`Do NOT call this yet:\n${format(EXPRESSION)}`);
+      noCall(`${format(EXPRESSION)}\nDon't run this, it is only what the request would be.`);
+      noCall(`Here is how the request looks on the wire:\n${format(EXPRESSION)}`);
+    },
+  );
 
   it.each(FAMILIES)('%s: cut off inside its arguments, or truncated, nothing runs', (_family, format) => {
     const raw = format(EXPRESSION);
