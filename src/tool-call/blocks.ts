@@ -1,7 +1,8 @@
 /**
  * Runs every reader of a model family's own call format over the reply: gpt-oss harmony,
  * DeepSeek and Kimi tokens, GLM and Qwen3-Coder tags, MiniMax/Anthropic/DSML invokes,
- * Gemma, the XML forms (ours and Cline's), and Apertus's and Olmo 3's wrapped bodies.
+ * Gemma, the XML forms (ours and Cline's), Apertus's and Olmo 3's wrapped bodies, and
+ * Kimi K3's XTML.
  * Policy: blocks never overlap (the first wins); a block inside a code fence of another
  * language is code to show, and one that starts inside a JSON value is that value's data.
  */
@@ -16,6 +17,7 @@ import { findTokenCalls } from './special-tokens.js';
 import { findGlmCalls, findQwenCoderCalls } from './tag-calls.js';
 import { findWrappedCalls } from './wrapped-calls.js';
 import { findXmlCalls } from './xml-calls.js';
+import { findXtmlCalls } from './xtml-calls.js';
 
 function allowedByFence(block: Block, fences: Fence[]): boolean {
   const fence = spanAt(fences, block.start);
@@ -46,6 +48,7 @@ const READERS = {
   'tool-code': findToolCodeCalls,
   xml: findXmlCalls,
   wrapped: findWrappedCalls,
+  xtml: findXtmlCalls,
 } satisfies Record<string, (text: string, fences: Fence[]) => Block[]>;
 
 export type ReaderId = keyof typeof READERS;

@@ -61,6 +61,10 @@ export const END_TOKENS = [
   '<|START_TEXT|>',
   '<|END_TEXT|>',
   '<|assistant_end|>',
+  '<|open|>response<|sep|>',
+  '<|close|>response<|sep|>',
+  '<|close|>message<|sep|>',
+  '<|end_of_msg|>',
   '<answer>',
   '</answer>',
 ];
@@ -76,6 +80,7 @@ export const BLOCK_OPENERS = [
   '<\uFF5CDSML\uFF5Cfunction_calls>',
   '<\uFF5CDSML\uFF5Ctool_calls>',
   '<\uFF5C\uFF5CDSML\uFF5C\uFF5Ctool_calls>',
+  '<|open|>tools<|sep|>',
   '<minimax:tool_call>',
   '<|tool_call>',
   '<start_function_call>',

@@ -74,6 +74,8 @@ const FORMATS: Record<string, (expression: string) => string> = {
   'hunyuan v3': (x) =>
     `<tool_calls><tool_call>evaluate<tool_sep><arg_key>expression</arg_key><arg_value>${x}</arg_value></tool_call></tool_calls>`,
   lfm2: (x) => `<|tool_call_start|>[evaluate(expression="${x}")]<|tool_call_end|>`,
+  'kimi k3': (x) =>
+    `<|open|>tools<|sep|><|open|>call tool="evaluate" index="0"<|sep|><|open|>argument key="expression" type="string"<|sep|>${x}<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
   'nemotron nano v2': (x) => `<TOOLCALL>[{"name": "evaluate", "arguments": {"expression": "${x}"}}]</TOOLCALL>`,
 };
 const EXPRESSION = '12 * (3 + 4)';
@@ -88,6 +90,7 @@ const REASONING: Record<string, (draft: string) => string> = {
   '<|START_THINKING|>': (draft) => `<|START_THINKING|>${draft}<|END_THINKING|>`,
   'Gemma 4 thought channel': (draft) => `<|channel>thought\n${draft}<channel|>`,
   'Apertus inner tokens': (draft) => `<|inner_prefix|>${draft}<|inner_suffix|>`,
+  'Kimi K3 think section': (draft) => `<|open|>think<|sep|>${draft}<|close|>think<|sep|>`,
   'DeepSeek <｜end▁of▁thinking｜>': (draft) => `${draft}<｜end▁of▁thinking｜>`,
   'a lone </think>': (draft) => `${draft}</think>`,
 };
@@ -356,6 +359,7 @@ describe('hostile input in the template formats', () => {
     ['Olmo 3 wrappers', '<function_calls>f(a='],
     ['Apertus prefixes', '<|tools_prefix|>[{"a": {'],
     ['Laguna names', '<tool_call>a\n{"b": 1}'],
+    ['Kimi K3 calls', '<|open|>call tool="a" index="0"<|sep|><|open|>argument key="b" type="number"<|sep|>1'],
     ['quoted lines', '> <tool_call>{"name": "a"}\n'],
     ['reasoning closers', '[THINK]<｜end▁of▁thinking｜><|inner_suffix|>'],
   ])('%s, a megabyte of them', (_label, unit) => {
@@ -404,6 +408,8 @@ const PIECES = [
   '<function_calls>',
   '</function_calls>',
   '<tool_sep>',
+  '<|open|>call tool="evaluate" index="0"<|sep|>',
+  '<|close|>think<|sep|>',
   '> ',
   '{"expression": "1"}',
   '{',

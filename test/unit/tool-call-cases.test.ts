@@ -66,6 +66,7 @@ const FAMILIES = [
   'deepseek-v4',
   'glm5',
   'kimi-k2.5',
+  'kimi-k3',
   'minimax-m2',
   'seed',
   'apertus',
