@@ -31,10 +31,19 @@ const EXAMPLE_CUES: RegExp[] = [
   /\bif (?:I|we) (?:were|wanted)\b/i,
   /\b(?:an?|this|that|for|as|the following|purely|only|just|merely) illustrati(?:on|ve)\b/i,
   /\bhypothetical(?:ly)?\b/i,
-  /\b(?:request|call|payload|message|invocation)s? (?:looks?|would look) like\b/i,
+  /\b(?:request|call|payload|message|invocation|body)s? (?:looks?|would look|would be) like\b/i,
+  /\b(?:call|request|body|payload|message|invocation|command)s? would be\b/i,
+  /\b(?:example|sample) (?:request|call|payload|message|invocation|output|reply|response)s?\b/i,
+  /\billustrative\b/i,
+  /\bfor reference\b/i,
   /\bon the wire\b/i,
-  // A call the reply forbids, before or after it: "Do NOT call this yet".
-  /\b(?:do not|don't|never) (?:actually )?(?:run|execute|call|invoke|send) (?:this|it|that|these|them|the following)\b/i,
+  /\byou(?:'d| would) see\b/i,
+  /\b(?:a|the) model (?:emits|writes|sends|outputs|would)\b/i,
+  // A call the reply forbids or declines, before or after it: "Do NOT call this yet", "(do not execute)".
+  /\b(?:do not|don't|never) (?:actually )?(?:run|execute|call|invoke|send)(?: (?:this|it|that|these|them|the following)\b|\s*[):.!,;])/i,
+  /\b(?:not going to|I'm not|I am not) (?:actually )?(?:run|execut|call|invok|send|mak)(?:e|es|ing)?\b/i,
+  /\bnot (?:executing|running|calling|sending|invoking)\b/i,
+  /\bwhat (?:I|we) (?:will not|won't|would not|wouldn't) do\b/i,
 ];
 
 // A reply that disowns the call it just showed. Only the text after the object counts:
