@@ -14,7 +14,7 @@
 import { blockOf, type Block, type Read, unfinished, unreadable } from './block.js';
 import { parseJsonLoose } from './json-repair.js';
 import { asciiTokens } from './special-tokens.js';
-import { allOccurrences, isToolName, skipSpace, TokenFinder, trimTemplateNewlines } from './text-scan.js';
+import { allOccurrences, isToolName, skipSpace, TokenFinder, trimTemplateNewlines, withoutCdata } from './text-scan.js';
 import { readOpenTag } from './xml-tags.js';
 
 /**
@@ -50,7 +50,7 @@ class InvokeReader {
     if (!open || !isToolName(key)) return at >= this.text.length ? unfinished : unreadable;
     const close = this.parameterEnd.next(open.end);
     if (close < 0) return unfinished;
-    const raw = trimTemplateNewlines(this.text.slice(open.end, close));
+    const raw = withoutCdata(trimTemplateNewlines(this.text.slice(open.end, close)));
     const end = close + `</${this.prefix}parameter>`.length;
     // DSML marks each value: string="true" is text as written, "false" is JSON.
     const kind = open.attributes.string;

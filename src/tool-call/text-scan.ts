@@ -79,3 +79,14 @@ export function trimTemplateNewlines(value: string): string {
 export function withoutNamespace(name: string): string {
   return name.startsWith('functions.') ? name.slice('functions.'.length) : name;
 }
+
+const CDATA_OPEN = '<![CDATA[';
+const CDATA_CLOSE = ']]>';
+
+/** A value wrapped in CDATA, as DeepSeek V4 sometimes writes a DSML parameter: its content. */
+export function withoutCdata(value: string): string {
+  const trimmed = value.trim();
+  return trimmed.startsWith(CDATA_OPEN) && trimmed.endsWith(CDATA_CLOSE)
+    ? trimmed.slice(CDATA_OPEN.length, -CDATA_CLOSE.length)
+    : value;
+}
