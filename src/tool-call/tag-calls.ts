@@ -14,6 +14,7 @@ import { isRecord } from '../shared/is-record.js';
 import { parseJsonLoose } from './json-repair.js';
 import {
   allOccurrences,
+  extendOver,
   isToolName,
   MAX_NAME,
   readName,
@@ -173,17 +174,6 @@ class QwenReader {
   }
 }
 
-/** The `<tool_call>` wrapper around a Qwen3-Coder function, when there is one. */
-function wrapped(text: string, start: number, end: number): { start: number; end: number } {
-  // A short look-behind: searching the whole reply backwards for every call would be quadratic.
-  const windowStart = Math.max(0, start - 64);
-  const found = text.slice(windowStart, start).lastIndexOf(TOOL_CALL);
-  const before = found < 0 ? -1 : windowStart + found;
-  const from = before >= 0 && skipSpace(text, before + TOOL_CALL.length) === start ? before : start;
-  const after = skipSpace(text, end);
-  return { start: from, end: text.startsWith(TOOL_CALL_END, after) ? after + TOOL_CALL_END.length : end };
-}
-
 /** Qwen3-Coder: `<function=NAME>` followed by `<parameter=…>` tags or `</function>`. */
 export function findQwenCoderCalls(text: string): Block[] {
   if (!text.includes(FUNCTION)) return [];
@@ -199,7 +189,8 @@ export function findQwenCoderCalls(text: string): Block[] {
     // `<function=NAME>{…}` is llama 3.1's JSON form, read with the other JSON spans.
     if (nameEnd === nameStart || text[nameEnd] !== '>' || !framed) continue;
     const { read, end } = reader.call(text.slice(nameStart, nameEnd), body);
-    const span = wrapped(text, at, end);
+    // The `<tool_call>` wrapper around a Qwen3-Coder function, when there is one.
+    const span = extendOver(text, { start: at, end }, TOOL_CALL, TOOL_CALL_END);
     blocks.push(blockOf(span.start, span.end, [read]));
     floor = span.end;
   }

@@ -10,7 +10,7 @@
 import { blockOf, type Block, type Read, unfinished, unreadable } from './block.js';
 import type { RawCall } from './formats.js';
 import { parseJsonLoose } from './json-repair.js';
-import { allOccurrences, isToolName, skipSpace, TokenFinder } from './text-scan.js';
+import { allOccurrences, extendOver, isToolName, skipSpace, TokenFinder } from './text-scan.js';
 import { attributesOf } from './xml-tags.js';
 
 const SEP = '<|sep|>';
@@ -71,17 +71,6 @@ class XtmlReader {
   }
 }
 
-/** A run of calls extended over the `tools` section around it. */
-function section(text: string, start: number, end: number): { start: number; end: number } {
-  // A short look-behind: searching the whole reply backwards for every run would be quadratic.
-  const windowStart = Math.max(0, start - 64);
-  const found = text.slice(windowStart, start).lastIndexOf(TOOLS_OPEN);
-  const before = found < 0 ? -1 : windowStart + found;
-  const from = before >= 0 && skipSpace(text, before + TOOLS_OPEN.length) === start ? before : start;
-  const after = skipSpace(text, end);
-  return { start: from, end: text.startsWith(TOOLS_CLOSE, after) ? after + TOOLS_CLOSE.length : end };
-}
-
 export function findXtmlCalls(text: string): Block[] {
   if (!text.includes(openTag('call'))) return [];
   const reader = new XtmlReader(text);
@@ -89,7 +78,7 @@ export function findXtmlCalls(text: string): Block[] {
   let run: { start: number; end: number; reads: Read[] } | undefined;
   const flush = (): void => {
     if (!run) return;
-    const span = section(text, run.start, run.end);
+    const span = extendOver(text, run, TOOLS_OPEN, TOOLS_CLOSE);
     blocks.push(blockOf(span.start, span.end, run.reads));
     run = undefined;
   };
