@@ -12,6 +12,7 @@ import { QuestionBook } from './question-book.js';
 import { accountFor, checkMessageFits, ContextOverflowError, historyTokens } from './context-account.js';
 import { Conversation } from './conversation.js';
 import { interpretReply, type ReplyPlan } from './reply-interpreter.js';
+import { templateParser } from './template-parser.js';
 import { answerHistoryTokens, answerPrompt } from './answer-format.js';
 import { type CollectedChunks, collectReply } from './reply-collector.js';
 import type { ReplyStream } from './reply-stream.js';
@@ -120,7 +121,8 @@ export class MCPChatbot {
       }
       for (let step = 1; step <= this.options.maxSteps; step++) {
         const reply = yield* this.streamReply(step, signal);
-        const plan = interpretReply(reply, reply.callable, this.options.configuredServers);
+        const parser = await templateParser(this.options.llm);
+        const plan = interpretReply({ ...reply, parser }, reply.callable, this.options.configuredServers);
         if (plan.type === 'answer') {
           if (this.options.answerFormat) {
             // One more request, for the answer's form only: it may go past the step limit, as the answer is reached.

@@ -23,6 +23,8 @@ export interface ReplyToInterpret {
   text: string;
   nativeCalls: NativeToolCall[];
   truncated: boolean;
+  /** The template parser Ollama names for the model: text calls in its format are read first. */
+  parser?: string;
 }
 
 function planNativeCall(native: NativeToolCall, tools: ToolSpec[], knownServers: string[]): PlannedCall {
@@ -62,7 +64,11 @@ export function interpretReply(
     const refusal = errorResult(CUT_OFF);
     return { type: 'calls', native: true, calls: calls.map(({ call }) => ({ call, refusal })), correction: CUT_OFF };
   }
-  const detected = detectToolCalls(reply.text, tools, { truncated: reply.truncated, knownServers });
+  const detected = detectToolCalls(reply.text, tools, {
+    truncated: reply.truncated,
+    knownServers,
+    parser: reply.parser,
+  });
   switch (detected.type) {
     case 'answer':
       return detected;

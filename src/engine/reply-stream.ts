@@ -44,9 +44,11 @@ export function proseEnd(visible: string): number {
  * streams in linear time. Shown prose holds no trigger, so only the text that can still
  * combine with new text is scanned again: the head of the current line while it could
  * begin a call, else the last two characters (a fence). Once a trigger holds the rest,
- * nothing releases it before the reply ends, unless a `<` opens a thinking block: from the
- * first `<` on, every delta takes the full path.
+ * nothing releases it before the reply ends, unless a `<` or `[THINK]` opens a thinking block:
+ * from the first of them on, every delta takes the full path.
  */
+const THINK = '[THINK]';
+
 export class ReplyStream {
   private raw = '';
   private shownAnswer = '';
@@ -67,7 +69,8 @@ export class ReplyStream {
   /** Feeds one content delta; returns the newly showable answer and inline-thinking text. */
   push(delta: string): StreamDelta {
     this.raw += delta;
-    this.mayThink ||= delta.includes('<');
+    // Mistral's `[THINK]` opens reasoning without a `<`; only its span over this delta is searched.
+    this.mayThink ||= delta.includes('<') || this.raw.slice(-(delta.length + THINK.length)).includes(THINK);
     if (this.mayThink) return this.pushFull();
     if (this.held) return { answer: '', thinking: '' };
     return { answer: this.pushProse(delta), thinking: '' };

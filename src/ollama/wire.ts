@@ -181,6 +181,8 @@ export function readCapabilities(show: ShowResponse): LlmCapabilities {
   const capabilities: LlmCapabilities = { tools: list.includes('tools'), thinking: list.includes('thinking') };
   // `vision` is optional in LlmCapabilities: it is set only for a model that has it.
   if (list.includes('vision')) capabilities.vision = true;
+  const parser = isRecord(raw) ? raw.parser : undefined;
+  if (typeof parser === 'string' && parser !== '') capabilities.parser = parser;
   return capabilities;
 }
 

@@ -14,6 +14,8 @@ export interface Block extends Span {
   cutOff?: boolean;
   /** Plain XML markup: it may also sit in an ```xml fence. */
   xml?: boolean;
+  /** Read by the reader of the format the model's template uses (Ollama's `parser`). */
+  preferred?: boolean;
 }
 
 export const broken: Classified = { kind: 'broken' };

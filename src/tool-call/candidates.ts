@@ -6,7 +6,7 @@
  * anything inside an HTML comment or an `<analysis>` block is set aside: never calls.
  */
 import type { Block } from './block.js';
-import { findBlocks } from './blocks.js';
+import { findBlocks, type ReaderId } from './blocks.js';
 import { classifyValue, looksLikeCall, type Classified } from './formats.js';
 import { parseJsonLoose } from './json-repair.js';
 import { scanBrackets, spanAt, type Span } from './json-scan.js';
@@ -156,6 +156,18 @@ function setAside(candidates: Candidate[], asides: Span[]): Candidate[] {
   );
 }
 
+/**
+ * When the format the model's template uses holds a call, that is how the model calls:
+ * what other syntaxes the reply holds is text it shows. Otherwise every reading stands.
+ */
+function ownFormatFirst(candidates: Candidate[], blocks: Block[]): Candidate[] {
+  const own = new Set(blocks.filter((block) => block.preferred === true).map((block) => block.start));
+  if (!candidates.some((candidate) => own.has(candidate.start) && isAttempt(candidate))) return candidates;
+  return candidates.map((candidate) =>
+    own.has(candidate.start) ? candidate : { ...candidate, parsed: { kind: 'content' } },
+  );
+}
+
 /** The first cut-off: a block left open, or an unclosed bracket after the last attempt. */
 function firstCutOff(text: string, unclosed: number[], context: CutOffContext): number | undefined {
   const openBlock = context.blocks.find((block) => block.cutOff === true && !spanAt(context.asides, block.start));
@@ -163,15 +175,19 @@ function firstCutOff(text: string, unclosed: number[], context: CutOffContext): 
   return found.length > 0 ? Math.min(...found) : undefined;
 }
 
-export function scanReply(text: string): ReplyScan {
+/** `preferred`: the reader of the model's own template format, tried before the others. */
+export function scanReply(text: string, preferred?: ReaderId): ReplyScan {
   const scan = scanBrackets(text);
   const decorations = findDecorations(text, scan.spans);
-  const blocks = findBlocks(text, decorations.fences, scan.spans);
+  const blocks = findBlocks(text, decorations.fences, scan.spans, preferred);
   const asides = findAsides(text);
   const found = [...blocks.map(blockCandidate), ...readSpans(text, scan.spans, decorations, blocks)];
-  const candidates = setAside(
-    found.sort((a, b) => a.start - b.start),
-    asides,
+  const candidates = ownFormatFirst(
+    setAside(
+      found.sort((a, b) => a.start - b.start),
+      asides,
+    ),
+    blocks,
   );
   const fenceMarks = decorations.fences.flatMap((fence) => (fence.close ? [fence.open, fence.close] : [fence.open]));
   if (!candidates.some(isAttempt) && asides.length === 0) {

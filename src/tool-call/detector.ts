@@ -2,10 +2,12 @@
  * The text tool-call detector: decides whether a model's reply is an answer, calls to
  * run, or a call attempt that cannot run (with a correction hint for the model). Pure.
  * It reads our JSON and XML protocols and the call formats local models print themselves
- * (harmony, DeepSeek, Kimi, GLM, MiniMax, Qwen3-Coder, Gemma, Functionary, Command R7B,
- * Mistral, llama, Cline, Anthropic-style). Policy: tolerant in what it reads, strict in
- * what it runs: never from reasoning, a cut-off reply, an example in an explanation, for
- * a tool that does not exist, or on another server than the configured one the call names.
+ * (harmony, DeepSeek, Kimi, GLM, MiniMax, Qwen XML, Seed, Gemma, Functionary, Command R7B,
+ * Mistral, llama, LFM2, Apertus, Olmo 3, Hunyuan, Nemotron, Cline, Anthropic-style), the
+ * format Ollama names for the model first. Policy: tolerant in what it reads, strict in
+ * what it runs: never from reasoning, a cut-off reply, an example, a quote or a forbidden
+ * call, for a tool that does not exist, or on another server than the one the call names.
+ * A reply whose only call was drafted in its reasoning is told so.
  */
 import { assertNever } from '../shared/errors.js';
 import { isRecord } from '../shared/is-record.js';
@@ -13,6 +15,7 @@ import { isAttempt, scanReply, type Candidate } from './candidates.js';
 import type { RawCall } from './formats.js';
 import { buildHint, type Problem } from './hints.js';
 import { parseJsonLoose } from './json-repair.js';
+import { readerForParser } from './parser-hint.js';
 import { cleanAnswer } from './markers.js';
 import { hasExampleCue, presentedAsCalls } from './placement.js';
 import { resolveTool } from './resolve.js';
@@ -39,6 +42,8 @@ export interface DetectOptions {
    * names one of them runs only a tool of that server, never a same-named tool elsewhere.
    */
   knownServers?: string[];
+  /** The template parser Ollama names for the model (`/api/show`): its format is read first. */
+  parser?: string;
 }
 
 type CallOutcome = { type: 'ok'; call: ToolCall } | { type: 'problem'; problem: Problem; call: ToolCall };
@@ -132,11 +137,17 @@ function answerText(visible: string, candidates: Candidate[]): string {
   return cleanAnswer(text);
 }
 
+/** A reply that is all reasoning, with a call drafted in it: the model meant to call but wrote it in the wrong place. */
+function draftedOnly(visible: string, thinking: string, tools: ToolSpec[], knownServers: string[]): boolean {
+  if (visible !== '' || thinking === '') return false;
+  return scanReply(thinking).candidates.some((candidate) => isRealAttempt(candidate, tools, knownServers));
+}
+
 export function detectToolCalls(raw: string, tools: ToolSpec[], options: DetectOptions = {}): DetectResult {
   // A server with tools is configured whatever the caller listed.
   const knownServers = [...new Set([...(options.knownServers ?? []), ...tools.map((tool) => tool.server)])];
-  const { visible } = stripThinking(raw);
-  const scan = scanReply(visible);
+  const { visible, thinking } = stripThinking(raw);
+  const scan = scanReply(visible, readerForParser(options.parser));
   const attempts = scan.candidates.filter((candidate) => isRealAttempt(candidate, tools, knownServers));
   const presented = attempts.length > 0 && presentedAsCalls(visible, attempts, scan.decorations, scan.explicit);
   const cutOff = scan.cutOffAt !== undefined && !hasExampleCue(visible.slice(0, scan.cutOffAt));
@@ -146,5 +157,7 @@ export function detectToolCalls(raw: string, tools: ToolSpec[], options: DetectO
   }
   if (presented) return runAttempts(attempts, tools, knownServers);
   if (markerOnly) return malformed([{ type: 'unparseable' }], tools);
+  if (options.truncated !== true && draftedOnly(visible, thinking, tools, knownServers))
+    return malformed([{ type: 'in-reasoning' }], tools);
   return { type: 'answer', text: answerText(visible, scan.candidates) };
 }

@@ -14,7 +14,9 @@ export type Problem =
   | { type: 'wrong-server'; name: string; server: string; serverTools: ToolSpec[] }
   | { type: 'bad-arguments'; spec: ToolSpec }
   | { type: 'unparseable' }
-  | { type: 'cut-off' };
+  | { type: 'cut-off' }
+  /** The only call was drafted inside the reasoning, where nothing runs. */
+  | { type: 'in-reasoning' };
 
 /** The call format with the spacing the system prompt teaches. */
 export function formatCall(server: string, tool: string, args: Record<string, unknown>): string {
@@ -61,6 +63,8 @@ function describe(problem: Problem): string {
       return 'Your tool call could not be read: it must be one valid JSON object, with double-quoted keys and strings.';
     case 'cut-off':
       return 'Your reply was cut off before the tool call was complete.';
+    case 'in-reasoning':
+      return 'Your tool call was inside your reasoning, where calls are never run: write it in your reply, after the reasoning.';
     default:
       return assertNever(problem);
   }

@@ -1,9 +1,11 @@
 /**
  * Reads the `<invoke name="…"><parameter name="…">value</parameter></invoke>` family:
  * - MiniMax M2, inside `<minimax:tool_call>`;
- * - Anthropic-style, inside `<function_calls>`;
+ * - Anthropic-style, inside `<function_calls>` (Glimmer's `<atem:function_calls>` alike);
  * - DeepSeek V3.2's DSML: `<｜DSML｜function_calls><｜DSML｜invoke name="…"><｜DSML｜parameter
- *   name="…" string="true">…</｜DSML｜parameter>`, where `string="false"` marks a JSON value.
+ *   name="…" string="true">…</｜DSML｜parameter>`, where `string="false"` marks a JSON value;
+ *   V4 wraps the same invokes in `<｜DSML｜tool_calls>` and prints its bars doubled
+ *   (`<｜｜DSML｜｜invoke`), sometimes with a space before the tag name.
  * Several invokes in one block are several calls. Tag attributes are read with the XML
  * library; values are raw text up to their closing tag (templates do not escape them) and
  * are typed later by the tool's schema. Policy: an invoke left open at the end of the
@@ -12,12 +14,15 @@
 import { blockOf, type Block, type Read, unfinished, unreadable } from './block.js';
 import { parseJsonLoose } from './json-repair.js';
 import { asciiTokens } from './special-tokens.js';
-import { allOccurrences, isToolName, skipSpace, TokenFinder, trimTemplateNewlines } from './text-scan.js';
+import { allOccurrences, isToolName, skipSpace, TokenFinder, trimTemplateNewlines, withoutCdata } from './text-scan.js';
 import { readOpenTag } from './xml-tags.js';
 
-/** Tag prefixes: plain (MiniMax, Anthropic), Anthropic's namespaced `antml:`, DeepSeek's `｜DSML｜` (bars in ASCII). */
-const PREFIXES = ['', 'antml:', '|DSML|'];
-const WRAPPERS = ['minimax:tool_call', 'function_calls'];
+/**
+ * Tag prefixes: plain (MiniMax, Anthropic), Anthropic's namespaced `antml:`, Glimmer's
+ * `atem:`, and DeepSeek's `｜DSML｜` in the spellings V3.2 and V4 print (bars in ASCII).
+ */
+const PREFIXES = ['', 'antml:', 'atem:', '|DSML|', '||DSML||', '|DSML| ', '||DSML|| '];
+const WRAPPERS = ['minimax:tool_call', 'function_calls', 'tool_calls'];
 
 interface Parameter {
   key: string;
@@ -45,7 +50,7 @@ class InvokeReader {
     if (!open || !isToolName(key)) return at >= this.text.length ? unfinished : unreadable;
     const close = this.parameterEnd.next(open.end);
     if (close < 0) return unfinished;
-    const raw = trimTemplateNewlines(this.text.slice(open.end, close));
+    const raw = withoutCdata(trimTemplateNewlines(this.text.slice(open.end, close)));
     const end = close + `</${this.prefix}parameter>`.length;
     // DSML marks each value: string="true" is text as written, "false" is JSON.
     const kind = open.attributes.string;

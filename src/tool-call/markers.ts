@@ -5,6 +5,7 @@
  * `name[CALL_ID]id[ARGS]{…}`, `<function=name>{…}`, Functionary's `>>>name`) and ``` fences.
  * Policy: only text outside bracket spans counts, so a token inside an argument is data.
  */
+import { BLOCK_OPENERS, CALL_TOKENS, END_TOKENS, OPENING_TOKENS } from './call-tokens.js';
 import { bareRecipients, harmonyText } from './harmony.js';
 import { type Span, spanAt } from './json-scan.js';
 
@@ -29,64 +30,6 @@ export interface Decorations {
   fences: Fence[];
 }
 
-const CALL_TOKENS = [
-  '<|python_tag|>',
-  '<|python_start|>',
-  '<|python_end|>',
-  '<|START_ACTION|>',
-  '<|END_ACTION|>',
-  '<|tool_call|>',
-  '<|/tool_call|>',
-  '<tool_call>',
-  '</tool_call>',
-  '<tool>',
-  '</tool>',
-  '</function>',
-];
-const OPENING_TOKENS = new Set([
-  '<|python_tag|>',
-  '<|python_start|>',
-  '<|tool_call|>',
-  '<tool_call>',
-  '<tool>',
-  '<|START_ACTION|>',
-]);
-// End-of-turn, role and answer tokens of the templates the detector reads: never prose.
-const END_TOKENS = [
-  '<|eom_id|>',
-  '<|eot_id|>',
-  '<|end|>',
-  '<|im_end|>',
-  '<|end_of_text|>',
-  '</s>',
-  '<end_of_turn>',
-  '<turn|>',
-  '<\uFF5Cend\u2581of\u2581sentence\uFF5C>',
-  '<|end\u2581of\u2581sentence|>',
-  '<|end_of_sentence|>',
-  '<|im_start|>assistant',
-  '<start_of_turn>model',
-  '<|start_header_id|>assistant<|end_header_id|>',
-  '<|END_OF_TURN_TOKEN|>',
-  '<|START_RESPONSE|>',
-  '<|END_RESPONSE|>',
-  '<|START_TEXT|>',
-  '<|END_TEXT|>',
-];
-// Special tokens that only ever begin a call, in the formats read as blocks (a reply opening with one
-// is an attempt). Plain XML tags are not among them: prose may start with one.
-const BLOCK_OPENERS = [
-  '<|tool_calls_section_begin|>',
-  '<|tool_call_begin|>',
-  '<\uFF5Ctool\u2581calls\u2581begin\uFF5C>',
-  '<\uFF5Ctool\u2581call\u2581begin\uFF5C>',
-  '<|tool\u2581calls\u2581begin|>',
-  '<|tool_calls_begin|>',
-  '<\uFF5CDSML\uFF5Cfunction_calls>',
-  '<minimax:tool_call>',
-  '<|tool_call>',
-  '<start_function_call>',
-];
 const BRACKET_TOKENS = new Set(['[TOOL_CALLS]', '[ARGS]', '[CALL_ID]']);
 const TOKEN_LENGTH_LIMIT = '[TOOL_CALLS]'.length;
 // Functionary v3.2 names each call on a `>>>name` line; `>>>all` introduces text.

@@ -3,8 +3,8 @@
  * that is the whole reply, or with only a short lead-in and trailer. Policy: prose that
  * presents the object as an example, a hypothetical or a recap, a trailer that disowns it
  * ("just an illustration, don't run it"), or prose too long to be a lead-in, makes it
- * quoted text that is shown, never run; so does anything inside an HTML comment or an
- * `<analysis>` block.
+ * quoted text that is shown, never run; so does anything inside an HTML comment, an
+ * `<analysis>` block or a Markdown quote (`> …`).
  */
 import type { Span } from './json-scan.js';
 
@@ -31,6 +31,19 @@ const EXAMPLE_CUES: RegExp[] = [
   /\bif (?:I|we) (?:were|wanted)\b/i,
   /\b(?:an?|this|that|for|as|the following|purely|only|just|merely) illustrati(?:on|ve)\b/i,
   /\bhypothetical(?:ly)?\b/i,
+  /\b(?:request|call|payload|message|invocation|body)s? (?:looks?|would look|would be) like\b/i,
+  /\b(?:call|request|body|payload|message|invocation|command)s? would be\b/i,
+  /\b(?:example|sample) (?:request|call|payload|message|invocation|output|reply|response)s?\b/i,
+  /\billustrative\b/i,
+  /\bfor reference\b/i,
+  /\bon the wire\b/i,
+  /\byou(?:'d| would) see\b/i,
+  /\b(?:a|the) model (?:emits|writes|sends|outputs|would)\b/i,
+  // A call the reply forbids or declines, before or after it: "Do NOT call this yet", "(do not execute)".
+  /\b(?:do not|don't|never) (?:actually )?(?:run|execute|call|invoke|send)(?: (?:this|it|that|these|them|the following)\b|\s*[):.!,;])/i,
+  /\b(?:not going to|I'm not|I am not) (?:actually )?(?:run|execut|call|invok|send|mak)(?:e|es|ing)?\b/i,
+  /\bnot (?:executing|running|calling|sending|invoking)\b/i,
+  /\bwhat (?:I|we) (?:will not|won't|would not|wouldn't) do\b/i,
 ];
 
 // A reply that disowns the call it just showed. Only the text after the object counts:
@@ -41,7 +54,8 @@ const DISOWN_CUES: RegExp[] = [
   /\b(?:just|only|merely|purely) (?:an? )?(?:example|sample|demo|demonstration|mock-?up|placeholder|template)\b/i,
 ];
 
-// Spans whose content is set aside from the reply: an HTML comment, an `<analysis>` block.
+// Spans whose content is set aside from the reply: an HTML comment, an `<analysis>` block,
+// and (below) the lines of a Markdown quote.
 const ASIDES: [string, string][] = [
   ['<!--', '-->'],
   ['<analysis>', '</analysis>'],
@@ -122,9 +136,14 @@ export function presentedAsCalls(text: string, calls: Span[], decorations: Span[
   return !hasExampleCue(prose.all) && !disowned;
 }
 
-/** HTML comments and `<analysis>` blocks, sorted and disjoint; an unclosed one runs to the end. */
+// A quoted line: `>` after at most three spaces. Functionary's `>>>name` lines are calls, not quotes.
+const QUOTE_LINE = /^[ \t]{0,3}>(?!>>).*$/gm;
+
+/** HTML comments, `<analysis>` blocks and quoted lines, sorted and disjoint; an unclosed block runs to the end. */
 export function findAsides(text: string): Span[] {
   const asides: Span[] = [];
+  for (const line of text.matchAll(QUOTE_LINE))
+    asides.push({ start: line.index, end: line.index + line[0].length + 1 });
   for (const [open, close] of ASIDES) {
     for (let at = text.indexOf(open); at >= 0;) {
       const end = text.indexOf(close, at + open.length);

@@ -1,6 +1,7 @@
 /**
  * Reads the two tag formats whose argument values are raw text, not JSON:
- * - GLM 4.5–4.7: `<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>`;
+ * - GLM 4.5–5: `<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>`, also
+ *   with Hunyuan's `<tool_sep>` after the name, or (poolside Laguna) a JSON object instead of the pairs;
  * - Qwen3-Coder: `<tool_call><function=NAME><parameter=k>\nv\n</parameter></function></tool_call>`,
  *   also leaked without the `<tool_call>` its template opens with.
  * Values are text the template never escapes (`a < b && c`), so they are cut at their
@@ -9,8 +10,11 @@
  * the end of the reply is cut off.
  */
 import { blockOf, type Block, type Read, unfinished, unreadable } from './block.js';
+import { isRecord } from '../shared/is-record.js';
+import { parseJsonLoose } from './json-repair.js';
 import {
   allOccurrences,
+  extendOver,
   isToolName,
   MAX_NAME,
   readName,
@@ -22,6 +26,7 @@ import {
 
 const TOOL_CALL = '<tool_call>';
 const TOOL_CALL_END = '</tool_call>';
+const TOOL_SEP = '<tool_sep>';
 const ARG_KEY = '<arg_key>';
 const ARG_KEY_END = '</arg_key>';
 const ARG_VALUE = '<arg_value>';
@@ -85,22 +90,42 @@ class GlmReader {
       pos = next.pos;
     }
   }
+
+  /** Laguna's `NAME\n{…}</tool_call>`: the arguments as one JSON object; `close` is its `</tool_call>`. */
+  jsonCall(name: string, from: number, close: number): { read: Read; end: number } {
+    const parsed = parseJsonLoose(this.text.slice(from, close).trim());
+    const read: Read =
+      parsed.ok && isRecord(parsed.value)
+        ? { ok: true, call: { name: withoutNamespace(name), args: parsed.value } }
+        : unreadable;
+    return { read, end: close + TOOL_CALL_END.length };
+  }
 }
 
-/** GLM: `<tool_call>` then a bare name, then `<arg_key>` pairs or `</tool_call>`. */
+/** The first token of a GLM call's body: Hunyuan puts `<tool_sep>` between the name and the pairs. */
+function bodyStart(text: string, nameEnd: number): number {
+  const at = skipSpace(text, nameEnd);
+  return text.startsWith(TOOL_SEP, at) ? skipSpace(text, at + TOOL_SEP.length) : at;
+}
+
+/** GLM: `<tool_call>` then a bare name, then `<arg_key>` pairs, a JSON object or `</tool_call>`. */
 export function findGlmCalls(text: string): Block[] {
   if (!text.includes(ARG_KEY) && !text.includes(TOOL_CALL_END)) return [];
   const reader = new GlmReader(text);
+  const closes = new TokenFinder(text, TOOL_CALL_END);
   const blocks: Block[] = [];
   let floor = 0;
   for (const at of allOccurrences(text, TOOL_CALL)) {
     if (at < floor) continue;
     const nameStart = skipSpace(text, at + TOOL_CALL.length);
     const nameEnd = readName(text, nameStart);
-    const after = skipSpace(text, nameEnd);
+    const after = bodyStart(text, nameEnd);
+    if (nameEnd === nameStart) continue;
+    const name = text.slice(nameStart, nameEnd);
+    const close = text[after] === '{' ? closes.next(after) : -1;
     const framed = text.startsWith(ARG_KEY, after) || text.startsWith(TOOL_CALL_END, after);
-    if (nameEnd === nameStart || !framed) continue;
-    const { read, end } = reader.call(text.slice(nameStart, nameEnd), after);
+    if (!framed && close < 0) continue;
+    const { read, end } = framed ? reader.call(name, after) : reader.jsonCall(name, after, close);
     blocks.push(blockOf(at, end, [read]));
     floor = end;
   }
@@ -149,17 +174,6 @@ class QwenReader {
   }
 }
 
-/** The `<tool_call>` wrapper around a Qwen3-Coder function, when there is one. */
-function wrapped(text: string, start: number, end: number): { start: number; end: number } {
-  // A short look-behind: searching the whole reply backwards for every call would be quadratic.
-  const windowStart = Math.max(0, start - 64);
-  const found = text.slice(windowStart, start).lastIndexOf(TOOL_CALL);
-  const before = found < 0 ? -1 : windowStart + found;
-  const from = before >= 0 && skipSpace(text, before + TOOL_CALL.length) === start ? before : start;
-  const after = skipSpace(text, end);
-  return { start: from, end: text.startsWith(TOOL_CALL_END, after) ? after + TOOL_CALL_END.length : end };
-}
-
 /** Qwen3-Coder: `<function=NAME>` followed by `<parameter=…>` tags or `</function>`. */
 export function findQwenCoderCalls(text: string): Block[] {
   if (!text.includes(FUNCTION)) return [];
@@ -175,7 +189,8 @@ export function findQwenCoderCalls(text: string): Block[] {
     // `<function=NAME>{…}` is llama 3.1's JSON form, read with the other JSON spans.
     if (nameEnd === nameStart || text[nameEnd] !== '>' || !framed) continue;
     const { read, end } = reader.call(text.slice(nameStart, nameEnd), body);
-    const span = wrapped(text, at, end);
+    // The `<tool_call>` wrapper around a Qwen3-Coder function, when there is one.
+    const span = extendOver(text, { start: at, end }, TOOL_CALL, TOOL_CALL_END);
     blocks.push(blockOf(span.start, span.end, [read]));
     floor = span.end;
   }

@@ -79,3 +79,30 @@ export function trimTemplateNewlines(value: string): string {
 export function withoutNamespace(name: string): string {
   return name.startsWith('functions.') ? name.slice('functions.'.length) : name;
 }
+
+const CDATA_OPEN = '<![CDATA[';
+const CDATA_CLOSE = ']]>';
+
+/** A value wrapped in CDATA, as DeepSeek V4 sometimes writes a DSML parameter: its content. */
+export function withoutCdata(value: string): string {
+  const trimmed = value.trim();
+  return trimmed.startsWith(CDATA_OPEN) && trimmed.endsWith(CDATA_CLOSE)
+    ? trimmed.slice(CDATA_OPEN.length, -CDATA_CLOSE.length)
+    : value;
+}
+
+/** `span` extended over an `open` token right before it and a `close` right after (whitespace between allowed). */
+export function extendOver(
+  text: string,
+  span: { start: number; end: number },
+  open: string,
+  close: string,
+): { start: number; end: number } {
+  // A short look-behind: searching the whole reply backwards for every call would be quadratic.
+  const windowStart = Math.max(0, span.start - 64);
+  const found = text.slice(windowStart, span.start).lastIndexOf(open);
+  const before = found < 0 ? -1 : windowStart + found;
+  const from = before >= 0 && skipSpace(text, before + open.length) === span.start ? before : span.start;
+  const after = skipSpace(text, span.end);
+  return { start: from, end: text.startsWith(close, after) ? after + close.length : span.end };
+}

@@ -1,6 +1,9 @@
 /**
  * Separates a model's inline reasoning from the visible reply: `<think>…</think>` (also
- * `<thinking>` and `<reasoning>`), Command R7B's `<|START_THINKING|>…<|END_THINKING|>`,
+ * `<thinking>`, `<reasoning>` and Seed's `<seed:think>`), Mistral's `[THINK]…[/THINK]`,
+ * the pipe-style `<|thinking|>…<|/thinking|>`, Command R7B's `<|START_THINKING|>…<|END_THINKING|>`,
+ * DeepSeek's `<｜begin▁of▁thinking｜>…<｜end▁of▁thinking｜>`, Apertus's `<|inner_prefix|>…<|inner_suffix|>`,
+ * Kimi K3's `<|open|>think<|sep|>…<|close|>think<|sep|>`,
  * Gemma 4's `<|channel>thought…<channel|>` and gpt-oss's `analysis` channel. Policy: an
  * unclosed opening tag makes the rest reasoning, and a closing tag with no opener before
  * it makes everything before it reasoning (templates that open the block in the prompt).
@@ -8,14 +11,32 @@
  */
 import { splitHarmony } from './harmony.js';
 
-// One flat alternation, no nested quantifiers: linear on any input. Groups: 1 the slash of
-// a closing tag, 2 START or END, 3 Gemma 4's closer.
-const TAG = /<(\/?)(?:think|thinking|reasoning)>|<\|(START|END)_THINKING\|>|<\|channel>|(<channel\|>)/gi;
+// One flat alternation, no nested quantifiers: linear on any input. Each group captures
+// what marks a closer: 1 `/`, 2 START or END, 3 Gemma 4's closer, 4 and 5 `/`, 6 begin or
+// end (DeepSeek's bars full-width or ASCII), 7 prefix or suffix, 8 open or close.
+const TAG = new RegExp(
+  [
+    '<(/?)(?:think|thinking|reasoning|seed:think)>',
+    '<\\|(START|END)_THINKING\\|>',
+    '<\\|channel>',
+    '(<channel\\|>)',
+    '\\[(/?)THINK\\]',
+    '<\\|(/?)thinking\\|>',
+    '<[|\\uFF5C](begin|end)[\\u2581_]of[\\u2581_]thinking[|\\uFF5C]>',
+    '<\\|inner_(prefix|suffix)\\|>',
+    '<\\|(open|close)\\|>think<\\|sep\\|>',
+  ].join('|'),
+  'gi',
+);
 // Gemma 4 names its reasoning channel on the block's first line.
 const GEMMA_CHANNEL = /^thought\r?\n/;
+const CLOSERS = new Set(['/', 'end', 'suffix', 'close']);
 
 const isClosing = (match: RegExpExecArray): boolean =>
-  match[1] === '/' || match[2]?.toUpperCase() === 'END' || match[3] !== undefined;
+  match[3] !== undefined ||
+  [match[1], match[2], match[4], match[5], match[6], match[7], match[8]].some((mark) =>
+    CLOSERS.has(mark?.toLowerCase() ?? ''),
+  );
 
 export interface ThinkingSplit {
   thinking: string;

@@ -59,7 +59,8 @@ function tagEnd(text: string, from: number): number {
   return -1;
 }
 
-function attributesOf(source: string): Record<string, string> {
+/** The attributes written in `source` (`name="x" index="0"`); none when they are not well-formed. */
+export function attributesOf(source: string): Record<string, string> {
   if (XMLValidator.validate(`<t ${source}/>`) !== true) return {};
   const parsed: unknown = attributeParser.parse(`<t ${source}/>`);
   const element = isRecord(parsed) ? parsed.t : undefined;

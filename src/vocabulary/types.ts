@@ -174,6 +174,8 @@ export interface LlmCapabilities {
   thinking: boolean;
   /** The model reads images (`vision` in `/api/show`); absent means it does not. */
   vision?: boolean;
+  /** The template parser Ollama names for the model (`parser` in `/api/show`, v0.32.2 on). */
+  parser?: string;
 }
 
 /** The model seam: one streaming chat method, plus what the model can do. */

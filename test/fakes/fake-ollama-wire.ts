@@ -20,6 +20,8 @@ export interface FakeModel {
   parameterSize?: string;
   /** `model_info["<family>.context_length"]`; default 131072. */
   contextLength?: number;
+  /** The built-in template parser `/api/show` names (v0.32.2 on); absent by default, as for a Modelfile template. */
+  parser?: string;
 }
 
 /** A native tool call the model makes. */
@@ -147,6 +149,7 @@ export function showBody(model: FakeModel): WireObject {
     modified_at: MODIFIED_AT,
   };
   if (capabilities !== null) body.capabilities = capabilities;
+  if (model.parser !== undefined) body.parser = model.parser;
   return body;
 }
 

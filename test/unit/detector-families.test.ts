@@ -64,9 +64,64 @@ const FORMATS: Record<string, (expression: string) => string> = {
   'our xml': (x) => `<use_tool server="calculator" tool="evaluate">{"expression": "${x}"}</use_tool>`,
   'our xml, children': (x) =>
     `<use_tool>\n<server>calculator</server>\n<tool>evaluate</tool>\n<arguments><expression>${x}</expression></arguments>\n</use_tool>`,
+  'deepseek v4 dsml': (x) =>
+    `<｜｜DSML｜｜tool_calls>\n<｜｜DSML｜｜invoke name="evaluate">\n<｜｜DSML｜｜parameter name="expression" string="true">${x}</｜｜DSML｜｜parameter>\n</｜｜DSML｜｜invoke>\n</｜｜DSML｜｜tool_calls>`,
+  seed: (x) =>
+    `<seed:tool_call>\n<function=evaluate>\n<parameter=expression>${x}</parameter>\n</function>\n</seed:tool_call>`,
+  apertus: (x) => `<|tools_prefix|>[{"evaluate": {"expression": "${x}"}}]<|tools_suffix|>`,
+  'olmo 3': (x) => `<function_calls>evaluate(expression="${x}")</function_calls>`,
+  laguna: (x) => `<tool_call>evaluate\n{"expression": "${x}"}</tool_call>`,
+  'hunyuan v3': (x) =>
+    `<tool_calls><tool_call>evaluate<tool_sep><arg_key>expression</arg_key><arg_value>${x}</arg_value></tool_call></tool_calls>`,
+  lfm2: (x) => `<|tool_call_start|>[evaluate(expression="${x}")]<|tool_call_end|>`,
+  'kimi k3': (x) =>
+    `<|open|>tools<|sep|><|open|>call tool="evaluate" index="0"<|sep|><|open|>argument key="expression" type="string"<|sep|>${x}<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
+  'nemotron nano v2': (x) => `<TOOLCALL>[{"name": "evaluate", "arguments": {"expression": "${x}"}}]</TOOLCALL>`,
 };
 const EXPRESSION = '12 * (3 + 4)';
 const FAMILIES = Object.entries(FORMATS);
+
+/** Every reasoning syntax the families print, around a draft; the lone closers are opened by the template. */
+const REASONING: Record<string, (draft: string) => string> = {
+  '<think>': (draft) => `<think>${draft}</think>`,
+  '[THINK]': (draft) => `[THINK]${draft}[/THINK]`,
+  '<seed:think>': (draft) => `<seed:think>${draft}</seed:think>`,
+  '<|thinking|>': (draft) => `<|thinking|>${draft}<|/thinking|>`,
+  '<|START_THINKING|>': (draft) => `<|START_THINKING|>${draft}<|END_THINKING|>`,
+  'Gemma 4 thought channel': (draft) => `<|channel>thought\n${draft}<channel|>`,
+  'Apertus inner tokens': (draft) => `<|inner_prefix|>${draft}<|inner_suffix|>`,
+  'Kimi K3 think section': (draft) => `<|open|>think<|sep|>${draft}<|close|>think<|sep|>`,
+  'DeepSeek <｜end▁of▁thinking｜>': (draft) => `${draft}<｜end▁of▁thinking｜>`,
+  'a lone </think>': (draft) => `${draft}</think>`,
+};
+const DRAFTED = Object.entries(REASONING).flatMap(([reasoning, wrap]) =>
+  FAMILIES.map(([family, format]): [string, string, (draft: string) => string, (x: string) => string] => [
+    reasoning,
+    family,
+    wrap,
+    format,
+  ]),
+);
+
+describe('reasoning draft: a call drafted in reasoning never runs', () => {
+  it.each(DRAFTED)(
+    '%s around a %s draft, with the real call after it: only the real call runs',
+    (_r, _f, wrap, format) => {
+      const raw = `${wrap(`Maybe ${format('1 + 1')} first.`)}\n${format(EXPRESSION)}`;
+      expect(detect(raw)).toEqual(calls(evaluate(EXPRESSION)));
+    },
+  );
+
+  it.each(DRAFTED)('%s around a %s draft, with an answer after it: nothing runs', (_r, _f, wrap, format) => {
+    expect(detect(`${wrap(format(EXPRESSION))}\nIt is 84.`)).toEqual({ type: 'answer', text: 'It is 84.' });
+  });
+
+  it.each(DRAFTED)('%s around a %s draft and nothing else: the model is told why', (_r, _f, wrap, format) => {
+    const result = detect(wrap(format(EXPRESSION)));
+    expect(result.type).toBe('malformed');
+    expect(result.type === 'malformed' && result.hint.split('\n')[0]).toMatch(/inside your reasoning/);
+  });
+});
 
 describe('every family runs its own format', () => {
   it.each(FAMILIES)('%s', (_family, format) => {
@@ -106,6 +161,24 @@ describe('placement rules hold for every family', () => {
     noCall(`<!-- ${format(EXPRESSION)} -->\nNothing to do.`);
     noCall(`<analysis>\n${format(EXPRESSION)}\n</analysis>\nIt is 84.`);
   });
+
+  it.each(FAMILIES)('quoted call: %s in a Markdown quote never runs', (_family, format) => {
+    const quoted = format(EXPRESSION)
+      .split('\n')
+      .map((line) => `> ${line}`)
+      .join('\n');
+    noCall(quoted);
+    noCall(`You wrote earlier:\n${quoted}\nThat was a mistake.`);
+  });
+
+  it.each(FAMILIES)(
+    'forbidden call: %s the reply says not to run never runs, said before or after',
+    (_family, format) => {
+      noCall(`Do NOT call this yet:\n${format(EXPRESSION)}`);
+      noCall(`${format(EXPRESSION)}\nDon't run this, it is only what the request would be.`);
+      noCall(`Here is how the request looks on the wire:\n${format(EXPRESSION)}`);
+    },
+  );
 
   it.each(FAMILIES)('%s: cut off inside its arguments, or truncated, nothing runs', (_family, format) => {
     const raw = format(EXPRESSION);
@@ -283,6 +356,12 @@ describe('hostile input in the template formats', () => {
     ['Functionary prefixes', '>>>a\n'],
     ['Mistral call ids', 'a[CALL_ID]b[ARGS]'],
     ['tool_code fences', '```tool_code\nf(a=1)\n```\n'],
+    ['Olmo 3 wrappers', '<function_calls>f(a='],
+    ['Apertus prefixes', '<|tools_prefix|>[{"a": {'],
+    ['Laguna names', '<tool_call>a\n{"b": 1}'],
+    ['Kimi K3 calls', '<|open|>call tool="a" index="0"<|sep|><|open|>argument key="b" type="number"<|sep|>1'],
+    ['quoted lines', '> <tool_call>{"name": "a"}\n'],
+    ['reasoning closers', '[THINK]<｜end▁of▁thinking｜><|inner_suffix|>'],
   ])('%s, a megabyte of them', (_label, unit) => {
     const raw = unit.repeat(Math.floor(MEGABYTE / unit.length));
     expect(['answer', 'malformed']).toContain(detect(raw).type);
@@ -322,6 +401,16 @@ const PIECES = [
   '-->',
   '<think>',
   '</think>',
+  '[THINK]',
+  '[/THINK]',
+  '<｜end▁of▁thinking｜>',
+  '<|tools_prefix|>',
+  '<function_calls>',
+  '</function_calls>',
+  '<tool_sep>',
+  '<|open|>call tool="evaluate" index="0"<|sep|>',
+  '<|close|>think<|sep|>',
+  '> ',
   '{"expression": "1"}',
   '{',
   '}',
@@ -336,4 +425,28 @@ describe('random replies spliced from template fragments', () => {
     () => expectSafeDetection(fc.string({ unit: fc.constantFrom(...PIECES), maxLength: 60 }), TOOLS, 5000),
     CPU_BOUND_MS,
   );
+});
+
+describe('the format Ollama names for the model is read first', () => {
+  const own = FORMATS['olmo 3']?.(EXPRESSION) ?? '';
+  const other = `Then: {"name": "read_file", "arguments": {"path": "a.md"}}`;
+
+  it('its call runs; a call in another syntax beside it is text', () => {
+    expect(detectToolCalls(`${own}\n${other}`, TOOLS, { parser: 'olmo3' })).toEqual(calls(evaluate(EXPRESSION)));
+  });
+
+  it('without its format in the reply, or with a parser it does not know, every format is read', () => {
+    expect(detectToolCalls(other, TOOLS, { parser: 'olmo3' })).toEqual(calls(readFile('a.md')));
+    expect(detectToolCalls(`${own}\n${other}`, TOOLS, { parser: 'some-new-parser' })).toEqual(
+      calls(evaluate(EXPRESSION), readFile('a.md')),
+    );
+    expect(detectToolCalls(`${own}\n${other}`, TOOLS, { parser: '__proto__' })).toEqual(
+      calls(evaluate(EXPRESSION), readFile('a.md')),
+    );
+  });
+
+  it('a draft in reasoning still never runs, whatever the parser', () => {
+    const raw = `<think>${own}</think>\n${FORMATS.glm?.('1') ?? ''}`;
+    expect(detectToolCalls(raw, TOOLS, { parser: 'olmo3' })).toEqual(calls(evaluate('1')));
+  });
 });

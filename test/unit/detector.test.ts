@@ -160,7 +160,11 @@ describe('example or call', () => {
 
   it('never runs a call from reasoning, closed or not', () => {
     expect(detect(`<think>${call('1')}</think>No tool needed.`)).toEqual({ type: 'answer', text: 'No tool needed.' });
-    expect(detect(`<think>I will send ${call('1')}`)).toEqual({ type: 'answer', text: '' });
+    const unclosed = detect(`<think>I will send ${call('1')}`);
+    expect(unclosed.type === 'malformed' && unclosed.hint.split('\n')[0]).toMatch(/inside your reasoning/);
+    // Cut off mid-reasoning, the draft was not the model's last word: there is nothing to correct.
+    const cut = detectToolCalls(`<think>I will send ${call('1')}`, TOOLS, { truncated: true });
+    expect(cut).toEqual({ type: 'answer', text: '' });
   });
 });
 

@@ -219,6 +219,13 @@ describe('OllamaClient checks and capabilities', () => {
     ]);
   });
 
+  it('reads the template parser /api/show names, and leaves it out when there is none', async () => {
+    const llm = await start([{ name: 'olmo-3', parser: 'olmo3' }, { name: 'llama3.2' }], { model: 'olmo-3' });
+    expect(await llm.capabilities()).toEqual({ tools: true, thinking: false, parser: 'olmo3' });
+    llm.setModel('llama3.2');
+    expect(await llm.capabilities()).toEqual({ tools: true, thinking: false });
+  });
+
   it('assumes nothing when an older server sends no capabilities', async () => {
     const llm = await start([{ name: 'llama3.2', capabilities: null }]);
     expect(await llm.capabilities()).toEqual({ tools: false, thinking: false });

@@ -45,6 +45,13 @@ describe('what a streaming reply may show', () => {
     expect(thinking).toContain('maybe');
   });
 
+  it("routes Mistral's [THINK] text to thinking, never to the answer", () => {
+    // `[THINK]` is one token: it arrives whole, alone or with the text around it.
+    const { shown, thinking } = feed(['Hi. ', '[THINK]maybe', ' {"a":1}[/THINK]', 'Four.']);
+    expect(shown).toBe('Hi. Four.');
+    expect(thinking).toContain('maybe');
+  });
+
   it('completes the answer after the detector has ruled', () => {
     const { shown, stream } = feed(['Result: ', '{"x": 1} is JSON.']);
     expect(shown + stream.remainder('Result: {"x": 1} is JSON.')).toBe('Result: {"x": 1} is JSON.');

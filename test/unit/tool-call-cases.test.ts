@@ -54,11 +54,33 @@ const Case = z.object({
   raw: z.string(),
   expect: z.array(z.object({ server: z.string(), tool: z.string(), arguments: z.record(z.string(), z.unknown()) })),
   note: z.string(),
+  /** Where the format comes from: a parser, a chat template, or an issue with raw output. */
+  source: z.string().optional(),
   acceptNone: z.boolean().optional(),
 });
 
-/** The model families of issue 15: each has real examples in the corpus. */
+/** The model families of issues 15 and 49: each has real examples in the corpus. */
 const FAMILIES = [
+  'qwen3.5',
+  'llama4',
+  'deepseek-v4',
+  'glm5',
+  'kimi-k2.5',
+  'kimi-k3',
+  'minimax-m2',
+  'seed',
+  'apertus',
+  'nemotron',
+  'granite4',
+  'lfm2',
+  'olmo3',
+  'hunyuan',
+  'ernie4.5',
+  'mimo',
+  'step3.5',
+  'laguna',
+  'cogito',
+  'mistral3',
   'harmony',
   'deepseek',
   'kimi',
