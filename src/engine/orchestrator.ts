@@ -57,7 +57,8 @@ export interface ChatbotOptions {
   log: Logger;
   toolMode: ToolMode;
   maxSteps: number;
-  maxMessages: number;
+  /** `history.max_messages`: an upper bound the user set on the messages a request carries. */
+  maxMessages?: number;
   numCtx: number;
   /** `think` for a model that can think; unset leaves it to Ollama. `/think` changes it. */
   think?: ThinkSetting;
@@ -70,6 +71,8 @@ export interface CollectedReply {
   text: string;
   nativeCalls: NativeToolCall[];
   truncated: boolean;
+  /** Its reasoning: sent back with its calls. */
+  thinking: string;
   /** What of the reply was already shown while it streamed. */
   stream: ReplyStream;
   /** The tools its calls may name: the whole catalogue, and `find_tools` when it was offered. */
@@ -178,10 +181,10 @@ export class MCPChatbot {
       this.protocol = toolProtocol('json');
       return yield* this.streamReply(step, signal);
     }
-    const { stream, nativeCalls, truncated } = collected;
+    const { stream, nativeCalls, truncated, thinking } = collected;
     // A call is resolved against the whole catalogue: a tool that exists but was not offered still runs.
     const callable = findTools ? [...catalogue, findTools] : catalogue;
-    return { text: stream.text, nativeCalls, truncated, stream, callable };
+    return { text: stream.text, nativeCalls, truncated, thinking, stream, callable };
   }
 
   /** One model request, with `think` as the model allows; its reply streamed as events, then what it cost. */
@@ -239,6 +242,9 @@ export class MCPChatbot {
       // Reasoning written inline (`<think>…`) is never sent back as what the model said.
       content: reply.stream.visibleText,
       toolCalls: plan.native ? reply.nativeCalls : undefined,
+      // Native calls take their reasoning back with them (Ollama's tool-calling docs); text calls
+      // have no such field, and their reasoning stays out of what the model is told it said.
+      ...(plan.native && reply.thinking ? { thinking: reply.thinking } : {}),
     });
     if (plan.correction !== undefined) yield { type: 'malformed-call', hint: plan.correction, step };
     const outcomes = yield* this.calls.run(plan.calls, step, failures, signal);

@@ -95,7 +95,7 @@ export class ChatSession {
       llm,
       conversation: this.chatbot.conversation,
       numCtx: runtime.config.ollama.numCtx,
-      maxMessages,
+      ...(maxMessages === undefined ? {} : { maxMessages }),
       ...(compactAt === undefined ? {} : { compactAt }),
     });
   }
@@ -117,11 +117,11 @@ export class ChatSession {
     }
     for (const text of input.notices) yield { type: 'notice', text };
     const compacted = await this.compactor.beforeTurn(input.messages, signal);
-    if (compacted?.type === 'cancelled') {
+    if (compacted?.outcome.type === 'cancelled') {
       yield { type: 'cancelled' };
       return;
     }
-    if (compacted) yield { type: 'notice', text: describeCompaction(compacted, true) };
+    if (compacted) yield { type: 'notice', text: describeCompaction(compacted.outcome, compacted.cause) };
     yield* this.stats.track(this.chatbot.runTurn(input.messages, signal));
   }
 
@@ -281,7 +281,7 @@ function buildChatbot(
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     maxParallel: config.tools.maxParallel,
     configuredServers: [...config.servers, ...config.disabled].map((server) => server.name),
-    maxMessages: config.history.maxMessages,
+    ...(config.history.maxMessages === undefined ? {} : { maxMessages: config.history.maxMessages }),
     numCtx: config.ollama.numCtx,
     toolSelection: toolSelection(runtime, llm),
     ...(config.ollama.think === undefined ? {} : { think: config.ollama.think }),

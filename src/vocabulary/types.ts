@@ -109,7 +109,8 @@ export type ChatMessage =
   | { role: 'system'; content: string }
   /** `toolResult`: a text-mode tool result fed back as a user message (never a window boundary). */
   | { role: 'user'; content: string; toolResult?: true; images?: ToolImage[] }
-  | { role: 'assistant'; content: string; toolCalls?: NativeToolCall[] }
+  /** `thinking`: the reasoning of a step that called tools, sent back with its calls as Ollama asks. */
+  | { role: 'assistant'; content: string; toolCalls?: NativeToolCall[]; thinking?: string }
   /** `images`: shown to a model that can see, described in a note to one that cannot (ollama/wire.ts). */
   | { role: 'tool'; content: string; toolName: string; images?: ToolImage[] };
 
@@ -121,7 +122,7 @@ export interface LlmToolDefinition {
 }
 
 /** Ollama's `think`: reasoning on or off, or its effort. */
-export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
+export type ThinkSetting = boolean | 'low' | 'medium' | 'high' | 'max';
 
 /** A JSON Schema an answer must conform to (an object: Ollama's `format` takes no boolean schema). */
 export type JsonSchema = Record<string, unknown>;
