@@ -1,21 +1,23 @@
 /**
  * The MCPChatbot: one user turn as an async generator of typed events, consumed alike
  * by the REPL and `mcp-chat ask`. Policy: at most `maxSteps` model calls per turn (the calls a
- * reply asks for are run by `CallRunner`); a failed or cancelled turn leaves the history as it
- * was before the turn.
+ * reply asks for are run by `CallRunner`); a failed turn leaves the history as it was before the
+ * turn; a cancelled one stays in it (the user's message, the reply shown so far, each call with its
+ * result or why it has none), marked as interrupted, so the next message can refer to it.
  */
-import { ExitCode, McpChatError, OllamaError } from '../shared/errors.js';
+import { OllamaError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { type ApprovalRule, Approvals } from './approval.js';
 import { type CallOutcome, CallRunner, TurnFailures } from './call-runner.js';
 import { QuestionBook } from './question-book.js';
-import { accountFor, checkMessageFits, ContextOverflowError, historyTokens } from './context-account.js';
+import { accountFor, checkMessageFits, historyTokens } from './context-account.js';
 import { Conversation } from './conversation.js';
 import { interpretReply, type ReplyPlan } from './reply-interpreter.js';
 import { answerHistoryTokens, answerPrompt } from './answer-format.js';
 import { type CollectedChunks, collectReply } from './reply-collector.js';
-import type { ReplyStream } from './reply-stream.js';
+import { ReplyStream } from './reply-stream.js';
 import { ThinkControl } from './think-control.js';
+import { errorEvent, interruptedReply } from './unfinished-turn.js';
 import { resultMessage, toRecord } from './tool-execution.js';
 import { type ToolProtocol, toolProtocol } from './tool-protocol.js';
 import { isFindTools } from './tool-selection/find-tools.js';
@@ -32,7 +34,6 @@ import type {
   ToolMode,
   ToolSpec,
   ThinkSetting,
-  TurnErrorKind,
   TurnEvent,
 } from '../vocabulary/types.js';
 
@@ -89,6 +90,8 @@ export class MCPChatbot {
   readonly questions: QuestionBook;
   /** Calls made in this chatbot's life: each call's id is `call_<n>`. */
   private callsMade = 0;
+  /** The reply being received: what of it was shown is kept if the turn is cancelled now. */
+  private receiving: ReplyStream | undefined;
 
   constructor(private readonly options: ChatbotOptions) {
     this.conversation = new Conversation(options.maxMessages);
@@ -137,13 +140,19 @@ export class MCPChatbot {
           return;
         }
         yield* this.runCalls(plan, reply, step, records, failures, signal);
+        signal?.throwIfAborted();
       }
       yield { type: 'step-limit', steps: this.options.maxSteps, toolCalls: records };
     } catch (error) {
-      this.conversation.rollback(mark);
-      if (signal?.aborted) yield { type: 'cancelled' };
-      else yield errorEvent(error);
+      if (signal?.aborted) {
+        this.conversation.add(interruptedReply(this.receiving?.shown ?? ''));
+        yield { type: 'cancelled' };
+      } else {
+        this.conversation.rollback(mark);
+        yield errorEvent(error);
+      }
     } finally {
+      this.receiving = undefined;
       this.conversation.forgetUnreachable();
     }
   }
@@ -196,11 +205,15 @@ export class MCPChatbot {
       yield { type: 'notice', text: notice, warning: true };
     }
     const began = performance.now();
+    this.receiving = new ReplyStream();
     const collected = yield* collectReply(
       llm.chat(think === undefined ? request : { ...request, think }),
       step,
       numCtx,
+      this.receiving,
     );
+    // The reply is whole: what becomes of it is the caller's, cancelled or not.
+    this.receiving = undefined;
     const durationMs = Math.round(performance.now() - began);
     yield { type: 'model-reply', raw: collected.stream.text, step, durationMs, usage: collected.usage };
     return collected;
@@ -279,25 +292,4 @@ export class MCPChatbot {
     this.protocol = toolProtocol(mode === 'auto' ? (native ? 'native' : 'json') : mode);
     return this.protocol;
   }
-}
-
-/** What an Ollama failure means for the turn. */
-const OLLAMA_KINDS = {
-  unreachable: 'unreachable',
-  'model-missing': 'model-missing',
-  'no-tool-support': 'model-failed',
-  'request-failed': 'model-failed',
-} as const satisfies Record<OllamaError['kind'], TurnErrorKind>;
-
-function errorKind(error: unknown): TurnErrorKind {
-  if (error instanceof OllamaError) return OLLAMA_KINDS[error.kind];
-  if (error instanceof ContextOverflowError) return 'context-overflow';
-  if (error instanceof McpChatError && error.exitCode === ExitCode.usage) return 'usage';
-  return 'failed';
-}
-
-function errorEvent(error: unknown): TurnEvent {
-  const kind = errorKind(error);
-  if (error instanceof McpChatError) return { type: 'error', kind, message: error.message, hint: error.hint };
-  return { type: 'error', kind, message: error instanceof Error ? error.message : String(error) };
 }

@@ -65,9 +65,10 @@ export async function* collectReply(
   chunks: AsyncIterable<LlmChunk>,
   step: number,
   contextSize: number,
+  /** Where the reply is received: the caller's, to know what was shown if the turn is cancelled midway. */
+  stream: ReplyStream = new ReplyStream(),
   now: () => number = () => performance.now(),
 ): AsyncGenerator<TurnEvent, CollectedChunks> {
-  const stream = new ReplyStream();
   const thought = new ThoughtTimer(step, now);
   const collected: CollectedChunks = {
     stream,

@@ -62,6 +62,8 @@ export interface ToolResult {
   durationMs: number;
   /** Images for a model that can see (within the caps of mcp/result-images.ts); `forModel` describes each in a line. */
   images?: ToolImage[];
+  /** The user's cancel stopped the call, or kept it from running; `forModel` says which. */
+  cancelled?: true;
 }
 
 /** How far a running call has got, as its server reports it (`notifications/progress`). */

@@ -1,6 +1,7 @@
 /**
  * What the model remembers in the REPL, as a person uses it (tmux, the built binary, the fake
- * Ollama): a three-turn tool conversation still carries its first turn at the end.
+ * Ollama): a three-turn tool conversation still carries its first turn at the end, and a turn
+ * cancelled mid-reply stays in the conversation, so the next message can refer to it.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,5 +41,22 @@ describe.skipIf(!TmuxPane.available())('the conversation the model is sent', () 
       expect(sent(index)).toContain('It is 144.');
     }
     expect(repl.pane.screen()).not.toContain('Compacted');
+  });
+
+  it('keeps a cancelled turn, its partial answer marked as interrupted, for the next request', async () => {
+    repl.ollama.script({ text: 'The capital of Australia is Can', hang: true });
+    repl.pane.type('What is the capital of Australia?', 'Enter');
+    await repl.shows('The capital of Australia is Can');
+    repl.pane.type('', 'Escape');
+    await repl.shows('Cancelled.');
+    repl.ollama.script('As I was saying: Canberra.');
+    repl.pane.type('Go on, as you were saying.', 'Enter');
+    await repl.shows('As I was saying: Canberra.');
+    const last = repl.ollama.chatRequests.at(-1)?.messages ?? [];
+    const roles = last.slice(-3).map((message) => message.role);
+    expect(roles).toEqual(['user', 'assistant', 'user']);
+    expect(last.at(-3)?.content).toBe('What is the capital of Australia?');
+    expect(last.at(-2)?.content).toMatch(/^The capital of Australia is Can\n\n\[.*interrupted.*\]$/);
+    expect(repl.pane.screen()).toContain('The capital of Australia is Can');
   });
 });

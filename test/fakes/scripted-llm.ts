@@ -67,6 +67,8 @@ export class ScriptedLlm extends AlwaysUpLlm {
 
   async *chat(request: LlmRequest): AsyncGenerator<LlmChunk> {
     this.requests.push(structuredClone({ ...request, signal: undefined }));
+    // As the Ollama client does: a request already cancelled is not sent.
+    if (request.signal?.aborted) throw abortError();
     const next = this.queue.shift();
     if (next === undefined) throw new Error('ScriptedLlm: no reply left in the script');
     const reply: ScriptedReplyShape = typeof next === 'string' ? { content: next } : next;
