@@ -71,7 +71,7 @@ export interface CompactorOptions {
 }
 
 /** Why a compaction happened without `/compact`: the screen says so. */
-export type CompactionCause = 'fit' | 'compact-at';
+export type CompactionCause = 'fit' | 'compact-at' | 'refused';
 
 export class Compactor {
   /** A compaction under way: a turn waits for it, a second one is refused. */
@@ -161,6 +161,7 @@ export const earlierTurns = (turns: number): string => `${turns} earlier turn${t
 const WHY: Record<CompactionCause, string> = {
   fit: " so that the conversation fits the model's context (/compact does this by hand)",
   'compact-at': ' before this turn, as history.compact_at asks',
+  refused: " because Ollama refused the request as longer than the model's context (/compact does this by hand)",
 };
 
 /** The line the screen shows; `cause`: why it happened when `/compact` did not ask. */

@@ -14,6 +14,7 @@ import { accountFor, checkMessageFits, historyTokens } from './context-account.j
 import { Conversation } from './conversation.js';
 import { interpretReply, type ReplyPlan } from './reply-interpreter.js';
 import { answerHistoryTokens, answerPrompt } from './answer-format.js';
+import { type CompactNow, withRoomRetry } from './context-retry.js';
 import { type CollectedChunks, collectReply } from './reply-collector.js';
 import { ReplyStream } from './reply-stream.js';
 import { ThinkControl } from './think-control.js';
@@ -65,6 +66,8 @@ export interface ChatbotOptions {
   think?: ThinkSetting;
   /** The answer must be JSON conforming to this schema: the answer's request carries it as `format`. */
   answerFormat?: JsonSchema;
+  /** Compacts the conversation when Ollama refuses a request as longer than the context; none: the turn fails. */
+  compact?: CompactNow;
 }
 
 /** One model reply, fully received. */
@@ -125,7 +128,7 @@ export class MCPChatbot {
         return;
       }
       for (let step = 1; step <= this.options.maxSteps; step++) {
-        const reply = yield* this.streamReply(step, signal);
+        const reply = yield* withRoomRetry(() => this.streamReply(step, signal), this.options.compact, signal);
         const plan = interpretReply(reply, reply.callable, this.options.configuredServers);
         if (plan.type === 'answer') {
           if (this.options.answerFormat) {

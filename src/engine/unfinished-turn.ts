@@ -21,6 +21,7 @@ const OLLAMA_KINDS = {
   unreachable: 'unreachable',
   'model-missing': 'model-missing',
   'no-tool-support': 'model-failed',
+  'context-exceeded': 'context-overflow',
   'request-failed': 'model-failed',
 } as const satisfies Record<OllamaError['kind'], TurnErrorKind>;
 

@@ -8,6 +8,7 @@
 import type { ApprovalRule } from '../engine/approval.js';
 import { MCPChatbot } from '../engine/orchestrator.js';
 import { Compactor, describeCompaction, earlierTurns } from '../engine/compaction.js';
+import type { CompactNow } from '../engine/context-retry.js';
 import { QuestionBook } from '../engine/question-book.js';
 import { SessionStats } from '../engine/session-stats.js';
 import type { Decision, QuestionChange } from '../vocabulary/questions.js';
@@ -89,7 +90,9 @@ export class ChatSession {
       this.offers.forget();
       this.status.notify();
     });
-    this.chatbot = buildChatbot(runtime, host, llm, this.questions, options);
+    // Called only once a turn runs, when the compactor (built over the chatbot's conversation) exists.
+    const compact = (signal?: AbortSignal) => this.compactor.compact(signal);
+    this.chatbot = buildChatbot(runtime, host, llm, this.questions, { ...options, compact });
     const { compactAt, maxMessages } = runtime.config.history;
     this.compactor = new Compactor({
       llm,
@@ -268,7 +271,7 @@ function buildChatbot(
   host: SessionHost,
   llm: SessionLlm,
   questions: QuestionBook,
-  options: SessionOptions,
+  options: SessionOptions & { compact: CompactNow },
 ): MCPChatbot {
   const { config, log } = runtime;
   return new MCPChatbot({
@@ -286,5 +289,6 @@ function buildChatbot(
     toolSelection: toolSelection(runtime, llm),
     ...(config.ollama.think === undefined ? {} : { think: config.ollama.think }),
     ...(options.answerFormat ? { answerFormat: options.answerFormat } : {}),
+    compact: options.compact,
   });
 }
