@@ -82,9 +82,13 @@ export class Compactor {
   }
 
   /** `/compact`: the oldest turns summarised now, however full the context is; `onStart` hears how many. */
-  compact(signal?: AbortSignal, onStart?: (turns: number) => void): Promise<CompactionOutcome> {
+  compact(
+    signal?: AbortSignal,
+    onStart?: (turns: number) => void,
+    added: ChatMessage[] = [],
+  ): Promise<CompactionOutcome> {
     if (this.running) return Promise.resolve({ type: 'nothing', reason: 'a compaction is already under way' });
-    const running = this.run(signal, onStart).finally(() => {
+    const running = this.run(signal, onStart, added).finally(() => {
       this.running = undefined;
     });
     this.running = running;
@@ -110,8 +114,9 @@ export class Compactor {
       : compactAt !== undefined && fill > compactAt * budget
         ? 'compact-at'
         : undefined;
-    if (cause === undefined || !planCompaction(conversation.all(), this.keepLimits())) return undefined;
-    return { outcome: await this.compact(signal), cause };
+    // The new message counts as the latest turn: every earlier one may be folded to make room for it.
+    if (cause === undefined || !planCompaction([...conversation.all(), ...added], this.keepLimits())) return undefined;
+    return { outcome: await this.compact(signal, undefined, added), cause };
   }
 
   /** The history's room: as at the last request, or the whole prompt's before the first. */
@@ -127,9 +132,14 @@ export class Compactor {
     };
   }
 
-  private async run(signal?: AbortSignal, onStart?: (turns: number) => void): Promise<CompactionOutcome> {
+  /** `added`: the turn about to be sent, kept whole; what is replaced is always from before it. */
+  private async run(
+    signal: AbortSignal | undefined,
+    onStart: ((turns: number) => void) | undefined,
+    added: ChatMessage[],
+  ): Promise<CompactionOutcome> {
     const { conversation, llm, numCtx } = this.options;
-    const plan = planCompaction(conversation.all(), this.keepLimits());
+    const plan = planCompaction([...conversation.all(), ...added], this.keepLimits());
     if (!plan)
       return {
         type: 'nothing',

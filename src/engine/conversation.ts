@@ -112,6 +112,11 @@ export class Conversation {
     return [{ role: 'system', content: systemPrompt }, ...summary, ...turns.slice(this.turnsStart(maxTokens))];
   }
 
+  /** The room the history really had at the last request, once Ollama's count of it was known. */
+  noteRoom(maxTokens: number): void {
+    this.budget = maxTokens;
+  }
+
   /** The tokens the history could take at the last request (undefined before one). */
   get lastBudget(): number | undefined {
     return this.budget;

@@ -11,7 +11,8 @@ import { type ApprovalRule, Approvals } from './approval.js';
 import { type CallOutcome, CallRunner, TurnFailures } from './call-runner.js';
 import { QuestionBook } from './question-book.js';
 import { accountFor, checkMessageFits, historyTokens } from './context-account.js';
-import { Conversation } from './conversation.js';
+import { Conversation, estimateTokens } from './conversation.js';
+import { TokenCalibration } from './token-calibration.js';
 import { interpretReply, type ReplyPlan } from './reply-interpreter.js';
 import { answerHistoryTokens, answerPrompt } from './answer-format.js';
 import { type CompactNow, withRoomRetry } from './context-retry.js';
@@ -23,7 +24,7 @@ import { resultMessage, toRecord } from './tool-execution.js';
 import { type ToolProtocol, toolProtocol } from './tool-protocol.js';
 import { isFindTools } from './tool-selection/find-tools.js';
 import type { ToolSelection } from './tool-selection/tool-selection.js';
-import type { RankingRequest } from './tool-selection/tool-ranking.js';
+import { rankingRequest } from './tool-selection/tool-ranking.js';
 import type {
   ChatMessage,
   JsonSchema,
@@ -37,11 +38,6 @@ import type {
   ThinkSetting,
   TurnEvent,
 } from '../vocabulary/types.js';
-
-/** How much of a message ranks the tools: its start says what it is about, and ranking stays cheap. */
-const RANKED_CHARS = 4_000;
-/** Earlier user messages that count in the ranking, besides the new one. */
-const RANKED_EARLIER_MESSAGES = 2;
 
 export interface ChatbotOptions {
   llm: LlmClient;
@@ -93,6 +89,8 @@ export class MCPChatbot {
   readonly questions: QuestionBook;
   /** Calls made in this chatbot's life: each call's id is `call_<n>`. */
   private callsMade = 0;
+  /** The estimate of a prompt's tokens, corrected by Ollama's counts. */
+  private readonly calibration = new TokenCalibration();
   /** The reply being received: what of it was shown is kept if the turn is cancelled now. */
   private receiving: ReplyStream | undefined;
 
@@ -160,12 +158,6 @@ export class MCPChatbot {
     }
   }
 
-  /** What ranks the tools for this request: the new message first, then the recent ones. */
-  private rankingRequest(userMessages: string[]): RankingRequest {
-    const messages = userMessages.slice(-1 - RANKED_EARLIER_MESSAGES).map((text) => text.slice(0, RANKED_CHARS));
-    return { message: messages.at(-1) ?? '', earlier: messages.slice(0, -1) };
-  }
-
   /** Streams one model reply, yielding deltas; falls back to text mode if the model refuses tools. */
   private async *streamReply(step: number, signal?: AbortSignal): AsyncGenerator<TurnEvent, CollectedReply> {
     const protocol = await this.currentProtocol();
@@ -174,7 +166,7 @@ export class MCPChatbot {
     const { tools, listed, offer, findTools } = await this.options.toolSelection.select(
       catalogue,
       protocol.name,
-      this.rankingRequest(userMessages),
+      rankingRequest(userMessages),
       signal,
     );
     yield { type: 'tools-offered', step, offer };
@@ -182,10 +174,15 @@ export class MCPChatbot {
     const definitions = protocol.offer(tools);
     const account = accountFor(this.options.numCtx, { systemPrompt, toolsInPrompt: definitions === undefined }, offer);
     checkMessageFits(account, userMessages.at(-1) ?? '', this.conversation.all().slice(0, -1));
-    const messages = this.conversation.window(systemPrompt, historyTokens(account));
+    const room = (): number => historyTokens({ ...account, numCtx: this.calibration.estimatedContext(account.numCtx) });
+    const messages = this.conversation.window(systemPrompt, room());
     let collected: CollectedChunks;
     try {
       collected = yield* this.request(step, { messages, tools: definitions, signal });
+      const estimated = estimateTokens(messages.slice(1)) + account.systemTokens + account.toolTokens;
+      this.calibration.note(estimated, collected.usage.inputTokens);
+      // The next turn is compacted before it is sent if Ollama's count says the history takes more room.
+      this.conversation.noteRoom(room());
     } catch (error) {
       if (!(error instanceof OllamaError && error.kind === 'no-tool-support' && protocol.name === 'native'))
         throw error;

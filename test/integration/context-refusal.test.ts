@@ -49,7 +49,8 @@ async function turn(session: ChatSession, text: string): Promise<TurnEvent[]> {
 describe('a prompt longer than the context Ollama has', () => {
   it('is refused, not cut: the conversation is compacted and the request sent once more', async () => {
     const session = await sessionOver(1024);
-    ollama.script('Noted one.', 'The user sent a long run of quotes.', 'Noted two.');
+    // The first prompt is counted short (as a cached one is): nothing tells mcp-chat it ran over but the refusal.
+    ollama.script({ text: 'Noted one.', promptEvalCount: 10 }, 'The user sent a long run of quotes.', 'Noted two.');
     await turn(session, `one ${quoted(1200)}`);
     const events = await turn(session, `two ${quoted(1200)}`);
     expect(events.at(-1)).toMatchObject({ type: 'final', answer: 'Noted two.' });
