@@ -70,6 +70,6 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   },
   {
     flags: '--think [level]',
-    description: 'reasoning for a model that can think: on, off, low, medium or high (bare: on)',
+    description: 'reasoning for a model that can think: on, off, low, medium, high or max (bare: on)',
   },
 ];

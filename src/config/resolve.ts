@@ -17,7 +17,6 @@ export const DEFAULTS = {
   model: 'llama3.2',
   timeoutS: 120,
   numCtx: 8192,
-  maxMessages: 10,
   /** Read-only calls of one reply run at once, up to this many: a few servers' worth. */
   maxParallel: 4,
   /** A quarter of the context for tools leaves room for the conversation and the reply. */
@@ -105,7 +104,7 @@ function shareOf(share: number | string): number {
 function resolveHistory(file: ConfigFile): AppConfig['history'] {
   const { max_messages: maxMessages, compact_at: compactAt } = file.history ?? {};
   return {
-    maxMessages: maxMessages ?? DEFAULTS.maxMessages,
+    ...(maxMessages === undefined ? {} : { maxMessages }),
     ...(compactAt === undefined ? {} : { compactAt: shareOf(compactAt) }),
   };
 }

@@ -149,7 +149,7 @@ const contextShare = share(true, 25);
 const fillShare = share(false, 80);
 
 /** Reasoning effort levels Ollama takes for `think` besides true and false. */
-export const THINK_LEVELS = ['low', 'medium', 'high'] as const;
+export const THINK_LEVELS = ['low', 'medium', 'high', 'max'] as const;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -114,8 +114,12 @@ export interface AppConfig {
   disabled: DisabledServer[];
   /** Absolute directories offered to servers as roots: where mcp-chat started, then the config's `roots`. */
   roots: string[];
-  /** `compactAt`: the share of the history's room at which it is compacted before a turn; unset: only `/compact`. */
-  history: { maxMessages: number; compactAt?: number };
+  /**
+   * `maxMessages`: the most messages a request carries, if the user sets a bound (unset: as many as fit).
+   * `compactAt`: the share of the history's room at which it is compacted before a turn, besides
+   * when the next request would not fit.
+   */
+  history: { maxMessages?: number; compactAt?: number };
   tools: ToolSettings;
   /** `file` is where the log is read; rotated at `maxBytes`, keeping `files` files (unset: the logger's defaults). */
   logging: { level: string; file: string; maxBytes?: number; files?: number };

@@ -4,11 +4,12 @@
  * written, each asking first when the approval rule says so. Each result is reported as it
  * finishes; all are returned in the order the calls were written, as the model expects them.
  * A call that has already failed twice this turn with the same arguments is not run again.
+ * A cancel still gives every call its result: cancelled while it ran, or not run at all.
  */
 import type { Approvals } from './approval.js';
 import type { PlannedCall } from './reply-interpreter.js';
 import { EventChannel } from './event-channel.js';
-import { deniedResult, errorResult } from './tool-execution.js';
+import { cancelledResult, deniedResult, errorResult } from './tool-execution.js';
 import { displayName } from '../vocabulary/tool-naming.js';
 import type { ApprovalDecision, CallId, ToolCall, ToolHost, ToolResult, TurnEvent } from '../vocabulary/types.js';
 import type { QuestionBook } from './question-book.js';
@@ -124,8 +125,10 @@ export class CallRunner {
   ): AsyncGenerator<TurnEvent, CallOutcome[]> {
     const calls = plannedCalls.map((planned): IdentifiedCall => ({ id: this.options.newCallId(), planned }));
     const outcomes: CallOutcome[] = [];
-    const finish = (index: number, result: ToolResult): TurnEvent => {
+    const finish = (index: number, ran: ToolResult): TurnEvent => {
       const { id, planned } = calls[index] as IdentifiedCall;
+      // A call that failed once the turn was cancelled failed because it was: it says so.
+      const result = signal?.aborted && ran.isError && !ran.cancelled ? cancelledResult(planned.call, true) : ran;
       failures.record(planned.call, result);
       outcomes[index] = { id, result };
       return { type: 'tool-result', id, call: planned.call, result, step };
@@ -148,12 +151,14 @@ export class CallRunner {
       if (Array.isArray(item)) yield finish(parallel[item[0]] as number, item[1]);
       else yield item;
     }
-    signal?.throwIfAborted();
     for (const [index, identified] of calls.entries()) {
       if (parallel.includes(index)) continue;
+      if (signal?.aborted) {
+        yield finish(index, cancelledResult(identified.planned.call, false));
+        continue;
+      }
       yield started(identified);
       const result = yield* this.runOne(identified, step, failures, { signal, events, callTool });
-      signal?.throwIfAborted();
       yield finish(index, result);
     }
     return outcomes;
@@ -172,6 +177,7 @@ export class CallRunner {
     const { call } = planned;
     if (this.options.approvals.needed(call)) {
       const decision = yield* this.askApproval(identified, step, running.signal);
+      if (running.signal?.aborted) return cancelledResult(call, false);
       if (decision === 'deny') return deniedResult(call);
     }
     return yield* running.events.until(running.callTool(identified));

@@ -1,9 +1,10 @@
 /**
  * Compaction: the oldest whole turns of the conversation (and any earlier summary) replaced by one
  * summary the model writes, so a long conversation keeps what it learned instead of dropping it
- * off the window. On `/compact`, and before a turn once the history would fill `history.compact_at`
- * of its room. Policy: the latest turns that fit a share of the room stay verbatim; a failed or
- * cancelled summary leaves the conversation exactly as it was.
+ * off the window. On `/compact`, before a turn that would not fit the model's context (or would
+ * fill `history.compact_at` of its room), and when Ollama refuses a prompt as too long. Policy: the
+ * latest turns that fit a share of the room stay verbatim; a failed or cancelled summary leaves
+ * the conversation exactly as it was.
  */
 import { assertNever, errorMessage } from '../shared/errors.js';
 import { type Conversation, estimateTokens, isTurnStart, promptBudget } from './conversation.js';
@@ -63,23 +64,31 @@ export interface CompactorOptions {
   llm: LlmClient;
   conversation: Conversation;
   numCtx: number;
-  maxMessages: number;
-  /** `history.compact_at`: the share of the history's room that, once filled, compacts before a turn; unset: off. */
+  /** `history.max_messages`, when the user bounds the window. */
+  maxMessages?: number;
+  /** `history.compact_at`: the share of the history's room that, once filled, compacts before a turn. */
   compactAt?: number;
 }
+
+/** Why a compaction happened without `/compact`: the screen says so. */
+export type CompactionCause = 'fit' | 'compact-at' | 'refused';
 
 export class Compactor {
   /** A compaction under way: a turn waits for it, a second one is refused. */
   private running: Promise<CompactionOutcome> | undefined;
 
   constructor(private readonly options: CompactorOptions) {
-    if (options.compactAt !== undefined) options.conversation.holdForSummary();
+    options.conversation.holdForSummary();
   }
 
   /** `/compact`: the oldest turns summarised now, however full the context is; `onStart` hears how many. */
-  compact(signal?: AbortSignal, onStart?: (turns: number) => void): Promise<CompactionOutcome> {
+  compact(
+    signal?: AbortSignal,
+    onStart?: (turns: number) => void,
+    added: ChatMessage[] = [],
+  ): Promise<CompactionOutcome> {
     if (this.running) return Promise.resolve({ type: 'nothing', reason: 'a compaction is already under way' });
-    const running = this.run(signal, onStart).finally(() => {
+    const running = this.run(signal, onStart, added).finally(() => {
       this.running = undefined;
     });
     this.running = running;
@@ -87,19 +96,27 @@ export class Compactor {
   }
 
   /**
-   * Before a turn that adds `added`: waits for a `/compact` under way, then compacts when
-   * `history.compact_at` is set and the history would pass it, or the window would leave out
-   * messages. Undefined when nothing was due (or there was nothing to replace).
+   * Before a turn that adds `added`: waits for a `/compact` under way, then compacts when the
+   * window would leave out messages (they no longer fit the context, or `history.max_messages`),
+   * or the history would pass `history.compact_at`. Undefined when nothing was due (or there was
+   * nothing to replace).
    */
-  async beforeTurn(added: ChatMessage[], signal?: AbortSignal): Promise<CompactionOutcome | undefined> {
+  async beforeTurn(
+    added: ChatMessage[],
+    signal?: AbortSignal,
+  ): Promise<{ outcome: CompactionOutcome; cause: CompactionCause } | undefined> {
     await this.running;
     const { compactAt, conversation } = this.options;
-    if (compactAt === undefined) return undefined;
     const budget = this.budget();
     const fill = estimateTokens([...conversation.all(), ...added]);
-    const due = fill > compactAt * budget || conversation.wouldDrop(added, budget);
-    if (!due || !planCompaction(conversation.all(), this.keepLimits())) return undefined;
-    return this.compact(signal);
+    const cause: CompactionCause | undefined = conversation.wouldDrop(added, budget)
+      ? 'fit'
+      : compactAt !== undefined && fill > compactAt * budget
+        ? 'compact-at'
+        : undefined;
+    // The new message counts as the latest turn: every earlier one may be folded to make room for it.
+    if (cause === undefined || !planCompaction([...conversation.all(), ...added], this.keepLimits())) return undefined;
+    return { outcome: await this.compact(signal, undefined, added), cause };
   }
 
   /** The history's room: as at the last request, or the whole prompt's before the first. */
@@ -108,12 +125,21 @@ export class Compactor {
   }
 
   private keepLimits(): KeepLimits {
-    return { tokens: KEEP_SHARE * this.budget(), messages: Math.max(2, Math.floor(this.options.maxMessages / 2)) };
+    const { maxMessages } = this.options;
+    return {
+      tokens: KEEP_SHARE * this.budget(),
+      messages: maxMessages === undefined ? Infinity : Math.max(2, Math.floor(maxMessages / 2)),
+    };
   }
 
-  private async run(signal?: AbortSignal, onStart?: (turns: number) => void): Promise<CompactionOutcome> {
+  /** `added`: the turn about to be sent, kept whole; what is replaced is always from before it. */
+  private async run(
+    signal: AbortSignal | undefined,
+    onStart: ((turns: number) => void) | undefined,
+    added: ChatMessage[],
+  ): Promise<CompactionOutcome> {
     const { conversation, llm, numCtx } = this.options;
-    const plan = planCompaction(conversation.all(), this.keepLimits());
+    const plan = planCompaction([...conversation.all(), ...added], this.keepLimits());
     if (!plan)
       return {
         type: 'nothing',
@@ -142,13 +168,19 @@ const count = (n: number): string => n.toLocaleString('en-US');
 
 export const earlierTurns = (turns: number): string => `${turns} earlier turn${turns === 1 ? '' : 's'}`;
 
-/** The line the screen shows; `automatic`: before a turn, as `history.compact_at` asks. */
-export function describeCompaction(outcome: CompactionOutcome, automatic = false): string {
+const WHY: Record<CompactionCause, string> = {
+  fit: " so that the conversation fits the model's context (/compact does this by hand)",
+  'compact-at': ' before this turn, as history.compact_at asks',
+  refused: " because Ollama refused the request as longer than the model's context (/compact does this by hand)",
+};
+
+/** The line the screen shows; `cause`: why it happened when `/compact` did not ask. */
+export function describeCompaction(outcome: CompactionOutcome, cause?: CompactionCause): string {
   switch (outcome.type) {
     case 'compacted': {
       const turns = earlierTurns(outcome.turns);
-      const when = automatic ? ' before this turn, as history.compact_at asks' : '';
-      return `Compacted ${turns} into a summary (about ${count(outcome.before)} → ${count(outcome.after)} tokens)${when}.`;
+      const why = cause === undefined ? '' : WHY[cause];
+      return `Compacted ${turns} into a summary (about ${count(outcome.before)} → ${count(outcome.after)} tokens)${why}.`;
     }
     case 'nothing':
       return `Nothing to compact: ${outcome.reason}.`;

@@ -1,7 +1,7 @@
 /**
- * The conversation's memory and the window of it sent to the model: the last
- * `maxMessages` messages, cut only at the start of a user turn (so a tool call is
- * never separated from its result), then trimmed further to fit the context size.
+ * The conversation's memory and the window of it sent to the model: as much as fits the context
+ * size (and `history.max_messages`, when the user bounds it), cut only at the start of a user
+ * turn (so a tool call is never separated from its result).
  * A summary of earlier turns (compaction.ts), when there is one, heads the history as a
  * system message and goes with every window, ahead of the turns that fit.
  */
@@ -60,7 +60,8 @@ export class Conversation {
   /** The tokens the history could take at the last request: the next request's room, most likely. */
   private budget: number | undefined;
 
-  constructor(private readonly maxMessages: number) {}
+  /** `maxMessages`: the user's bound on the window, if any. */
+  constructor(private readonly maxMessages = Infinity) {}
 
   get length(): number {
     return this.messages.length;
@@ -88,9 +89,9 @@ export class Conversation {
   }
 
   /**
-   * With automatic compaction, turns that have left the window are summarised before the next
-   * turn rather than forgotten after this one: twice the window is remembered, so they are still
-   * there to summarise (and memory stays bounded even if summaries keep failing).
+   * With compaction, turns that have left the window are summarised before the next turn rather
+   * than forgotten after this one: twice the window is remembered, so they are still there to
+   * summarise (and memory stays bounded even if summaries keep failing).
    */
   holdForSummary(): void {
     this.reach = 2;
@@ -99,7 +100,8 @@ export class Conversation {
   /** Forgets what no future window can include, so a long session's memory stays bounded. */
   forgetUnreachable(): void {
     const { summary, turns } = splitSummary(this.messages);
-    const start = windowStart(turns, { maxMessages: this.maxMessages * this.reach, maxTokens: Infinity });
+    const maxTokens = (this.budget ?? Infinity) * this.reach;
+    const start = windowStart(turns, { maxMessages: this.maxMessages * this.reach, maxTokens });
     if (start > 0) this.messages = [...summary, ...turns.slice(start)];
   }
 
@@ -108,6 +110,11 @@ export class Conversation {
     this.budget = maxTokens;
     const { summary, turns } = splitSummary(this.messages);
     return [{ role: 'system', content: systemPrompt }, ...summary, ...turns.slice(this.turnsStart(maxTokens))];
+  }
+
+  /** The room the history really had at the last request, once Ollama's count of it was known. */
+  noteRoom(maxTokens: number): void {
+    this.budget = maxTokens;
   }
 
   /** The tokens the history could take at the last request (undefined before one). */

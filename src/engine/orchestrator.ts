@@ -1,27 +1,31 @@
 /**
  * The MCPChatbot: one user turn as an async generator of typed events, consumed alike
  * by the REPL and `mcp-chat ask`. Policy: at most `maxSteps` model calls per turn (the calls a
- * reply asks for are run by `CallRunner`); a failed or cancelled turn leaves the history as it
- * was before the turn.
+ * reply asks for are run by `CallRunner`); a failed turn leaves the history as it was before the
+ * turn; a cancelled one stays in it (the user's message, the reply shown so far, each call with its
+ * result or why it has none), marked as interrupted, so the next message can refer to it.
  */
-import { ExitCode, McpChatError, OllamaError } from '../shared/errors.js';
+import { OllamaError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { type ApprovalRule, Approvals } from './approval.js';
 import { type CallOutcome, CallRunner, TurnFailures } from './call-runner.js';
 import { QuestionBook } from './question-book.js';
-import { accountFor, checkMessageFits, ContextOverflowError, historyTokens } from './context-account.js';
-import { Conversation } from './conversation.js';
+import { accountFor, checkMessageFits, historyTokens } from './context-account.js';
+import { Conversation, estimateTokens } from './conversation.js';
+import { TokenCalibration } from './token-calibration.js';
 import { interpretReply, type ReplyPlan } from './reply-interpreter.js';
 import { templateParser } from './template-parser.js';
 import { answerHistoryTokens, answerPrompt } from './answer-format.js';
+import { type CompactNow, withRoomRetry } from './context-retry.js';
 import { type CollectedChunks, collectReply } from './reply-collector.js';
-import type { ReplyStream } from './reply-stream.js';
+import { ReplyStream } from './reply-stream.js';
 import { ThinkControl } from './think-control.js';
+import { errorEvent, interruptedReply } from './unfinished-turn.js';
 import { resultMessage, toRecord } from './tool-execution.js';
 import { type ToolProtocol, toolProtocol } from './tool-protocol.js';
 import { isFindTools } from './tool-selection/find-tools.js';
 import type { ToolSelection } from './tool-selection/tool-selection.js';
-import type { RankingRequest } from './tool-selection/tool-ranking.js';
+import { rankingRequest } from './tool-selection/tool-ranking.js';
 import type {
   ChatMessage,
   JsonSchema,
@@ -33,14 +37,8 @@ import type {
   ToolMode,
   ToolSpec,
   ThinkSetting,
-  TurnErrorKind,
   TurnEvent,
 } from '../vocabulary/types.js';
-
-/** How much of a message ranks the tools: its start says what it is about, and ranking stays cheap. */
-const RANKED_CHARS = 4_000;
-/** Earlier user messages that count in the ranking, besides the new one. */
-const RANKED_EARLIER_MESSAGES = 2;
 
 export interface ChatbotOptions {
   llm: LlmClient;
@@ -58,12 +56,15 @@ export interface ChatbotOptions {
   log: Logger;
   toolMode: ToolMode;
   maxSteps: number;
-  maxMessages: number;
+  /** `history.max_messages`: an upper bound the user set on the messages a request carries. */
+  maxMessages?: number;
   numCtx: number;
   /** `think` for a model that can think; unset leaves it to Ollama. `/think` changes it. */
   think?: ThinkSetting;
   /** The answer must be JSON conforming to this schema: the answer's request carries it as `format`. */
   answerFormat?: JsonSchema;
+  /** Compacts the conversation when Ollama refuses a request as longer than the context; none: the turn fails. */
+  compact?: CompactNow;
 }
 
 /** One model reply, fully received. */
@@ -71,6 +72,8 @@ export interface CollectedReply {
   text: string;
   nativeCalls: NativeToolCall[];
   truncated: boolean;
+  /** Its reasoning: sent back with its calls. */
+  thinking: string;
   /** What of the reply was already shown while it streamed. */
   stream: ReplyStream;
   /** The tools its calls may name: the whole catalogue, and `find_tools` when it was offered. */
@@ -87,6 +90,10 @@ export class MCPChatbot {
   readonly questions: QuestionBook;
   /** Calls made in this chatbot's life: each call's id is `call_<n>`. */
   private callsMade = 0;
+  /** The estimate of a prompt's tokens, corrected by Ollama's counts. */
+  private readonly calibration = new TokenCalibration();
+  /** The reply being received: what of it was shown is kept if the turn is cancelled now. */
+  private receiving: ReplyStream | undefined;
 
   constructor(private readonly options: ChatbotOptions) {
     this.conversation = new Conversation(options.maxMessages);
@@ -120,7 +127,7 @@ export class MCPChatbot {
         return;
       }
       for (let step = 1; step <= this.options.maxSteps; step++) {
-        const reply = yield* this.streamReply(step, signal);
+        const reply = yield* withRoomRetry(() => this.streamReply(step, signal), this.options.compact, signal);
         const parser = await templateParser(this.options.llm);
         const plan = interpretReply({ ...reply, parser }, reply.callable, this.options.configuredServers);
         if (plan.type === 'answer') {
@@ -136,21 +143,21 @@ export class MCPChatbot {
           return;
         }
         yield* this.runCalls(plan, reply, step, records, failures, signal);
+        signal?.throwIfAborted();
       }
       yield { type: 'step-limit', steps: this.options.maxSteps, toolCalls: records };
     } catch (error) {
-      this.conversation.rollback(mark);
-      if (signal?.aborted) yield { type: 'cancelled' };
-      else yield errorEvent(error);
+      if (signal?.aborted) {
+        this.conversation.add(interruptedReply(this.receiving?.shown ?? ''));
+        yield { type: 'cancelled' };
+      } else {
+        this.conversation.rollback(mark);
+        yield errorEvent(error);
+      }
     } finally {
+      this.receiving = undefined;
       this.conversation.forgetUnreachable();
     }
-  }
-
-  /** What ranks the tools for this request: the new message first, then the recent ones. */
-  private rankingRequest(userMessages: string[]): RankingRequest {
-    const messages = userMessages.slice(-1 - RANKED_EARLIER_MESSAGES).map((text) => text.slice(0, RANKED_CHARS));
-    return { message: messages.at(-1) ?? '', earlier: messages.slice(0, -1) };
   }
 
   /** Streams one model reply, yielding deltas; falls back to text mode if the model refuses tools. */
@@ -161,7 +168,7 @@ export class MCPChatbot {
     const { tools, listed, offer, findTools } = await this.options.toolSelection.select(
       catalogue,
       protocol.name,
-      this.rankingRequest(userMessages),
+      rankingRequest(userMessages),
       signal,
     );
     yield { type: 'tools-offered', step, offer };
@@ -169,10 +176,15 @@ export class MCPChatbot {
     const definitions = protocol.offer(tools);
     const account = accountFor(this.options.numCtx, { systemPrompt, toolsInPrompt: definitions === undefined }, offer);
     checkMessageFits(account, userMessages.at(-1) ?? '', this.conversation.all().slice(0, -1));
-    const messages = this.conversation.window(systemPrompt, historyTokens(account));
+    const room = (): number => historyTokens({ ...account, numCtx: this.calibration.estimatedContext(account.numCtx) });
+    const messages = this.conversation.window(systemPrompt, room());
     let collected: CollectedChunks;
     try {
       collected = yield* this.request(step, { messages, tools: definitions, signal });
+      const estimated = estimateTokens(messages.slice(1)) + account.systemTokens + account.toolTokens;
+      this.calibration.note(estimated, collected.usage.inputTokens);
+      // The next turn is compacted before it is sent if Ollama's count says the history takes more room.
+      this.conversation.noteRoom(room());
     } catch (error) {
       if (!(error instanceof OllamaError && error.kind === 'no-tool-support' && protocol.name === 'native'))
         throw error;
@@ -180,10 +192,10 @@ export class MCPChatbot {
       this.protocol = toolProtocol('json');
       return yield* this.streamReply(step, signal);
     }
-    const { stream, nativeCalls, truncated } = collected;
+    const { stream, nativeCalls, truncated, thinking } = collected;
     // A call is resolved against the whole catalogue: a tool that exists but was not offered still runs.
     const callable = findTools ? [...catalogue, findTools] : catalogue;
-    return { text: stream.text, nativeCalls, truncated, stream, callable };
+    return { text: stream.text, nativeCalls, truncated, thinking, stream, callable };
   }
 
   /** One model request, with `think` as the model allows; its reply streamed as events, then what it cost. */
@@ -195,11 +207,15 @@ export class MCPChatbot {
       yield { type: 'notice', text: notice, warning: true };
     }
     const began = performance.now();
+    this.receiving = new ReplyStream();
     const collected = yield* collectReply(
       llm.chat(think === undefined ? request : { ...request, think }),
       step,
       numCtx,
+      this.receiving,
     );
+    // The reply is whole: what becomes of it is the caller's, cancelled or not.
+    this.receiving = undefined;
     const durationMs = Math.round(performance.now() - began);
     yield { type: 'model-reply', raw: collected.stream.text, step, durationMs, usage: collected.usage };
     return collected;
@@ -241,6 +257,9 @@ export class MCPChatbot {
       // Reasoning written inline (`<think>…`) is never sent back as what the model said.
       content: reply.stream.visibleText,
       toolCalls: plan.native ? reply.nativeCalls : undefined,
+      // Native calls take their reasoning back with them (Ollama's tool-calling docs); text calls
+      // have no such field, and their reasoning stays out of what the model is told it said.
+      ...(plan.native && reply.thinking ? { thinking: reply.thinking } : {}),
     });
     if (plan.correction !== undefined) yield { type: 'malformed-call', hint: plan.correction, step };
     const outcomes = yield* this.calls.run(plan.calls, step, failures, signal);
@@ -275,25 +294,4 @@ export class MCPChatbot {
     this.protocol = toolProtocol(mode === 'auto' ? (native ? 'native' : 'json') : mode);
     return this.protocol;
   }
-}
-
-/** What an Ollama failure means for the turn. */
-const OLLAMA_KINDS = {
-  unreachable: 'unreachable',
-  'model-missing': 'model-missing',
-  'no-tool-support': 'model-failed',
-  'request-failed': 'model-failed',
-} as const satisfies Record<OllamaError['kind'], TurnErrorKind>;
-
-function errorKind(error: unknown): TurnErrorKind {
-  if (error instanceof OllamaError) return OLLAMA_KINDS[error.kind];
-  if (error instanceof ContextOverflowError) return 'context-overflow';
-  if (error instanceof McpChatError && error.exitCode === ExitCode.usage) return 'usage';
-  return 'failed';
-}
-
-function errorEvent(error: unknown): TurnEvent {
-  const kind = errorKind(error);
-  if (error instanceof McpChatError) return { type: 'error', kind, message: error.message, hint: error.hint };
-  return { type: 'error', kind, message: error instanceof Error ? error.message : String(error) };
 }

@@ -12,6 +12,8 @@ export interface CollectedChunks {
   nativeCalls: NativeToolCall[];
   truncated: boolean;
   usage: ModelUsage;
+  /** The reasoning of the reply, from Ollama's `thinking` field or a `<think>` block. */
+  thinking: string;
 }
 
 /**
@@ -21,6 +23,8 @@ export interface CollectedChunks {
  */
 class ThoughtTimer {
   private text = '';
+  /** Every stretch of the reply's reasoning, for the collected reply. */
+  all = '';
   private startedMs: number | undefined;
 
   constructor(
@@ -32,6 +36,7 @@ class ThoughtTimer {
   *think(text: string): Generator<TurnEvent> {
     this.startedMs ??= this.now();
     this.text += text;
+    this.all += text;
     yield { type: 'thinking-delta', text };
   }
 
@@ -60,11 +65,18 @@ export async function* collectReply(
   chunks: AsyncIterable<LlmChunk>,
   step: number,
   contextSize: number,
+  /** Where the reply is received: the caller's, to know what was shown if the turn is cancelled midway. */
+  stream: ReplyStream = new ReplyStream(),
   now: () => number = () => performance.now(),
 ): AsyncGenerator<TurnEvent, CollectedChunks> {
-  const stream = new ReplyStream();
   const thought = new ThoughtTimer(step, now);
-  const collected: CollectedChunks = { stream, nativeCalls: [], truncated: false, usage: { contextSize } };
+  const collected: CollectedChunks = {
+    stream,
+    nativeCalls: [],
+    truncated: false,
+    usage: { contextSize },
+    thinking: '',
+  };
   for await (const chunk of chunks) {
     if (chunk.type === 'content') {
       const shown = stream.push(chunk.text);
@@ -83,5 +95,5 @@ export async function* collectReply(
     }
   }
   yield* thought.moveOn();
-  return collected;
+  return { ...collected, thinking: thought.all.trim() };
 }

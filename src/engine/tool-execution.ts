@@ -16,6 +16,17 @@ export function deniedResult(call: ToolCall): ToolResult {
   );
 }
 
+/**
+ * A call the user's cancel stopped (`started`: while it ran, so part of its work may be done) or
+ * never let run. The model reads it in the next request; the screen marks the line cancelled.
+ */
+export function cancelledResult(call: ToolCall, started: boolean): ToolResult {
+  const text = started
+    ? `${displayName(call)} was cancelled by the user while it ran; part of its work may be done.`
+    : `${displayName(call)} was not run: the user cancelled the turn first.`;
+  return { ...errorResult(text), cancelled: true };
+}
+
 export function toRecord(id: CallId, call: ToolCall, result: ToolResult): ToolCallRecord {
   return {
     id,

@@ -23,7 +23,15 @@ import {
 } from './failures.js';
 import { pullModel } from './pull.js';
 import { RequestGuard } from './request-guard.js';
-import { buildChatBody, carriesImages, loggableBody, readCapabilities, sameModel, toLlmChunks } from './wire.js';
+import {
+  asPackageRequest,
+  buildChatBody,
+  carriesImages,
+  loggableBody,
+  readCapabilities,
+  sameModel,
+  toLlmChunks,
+} from './wire.js';
 
 export interface OllamaClient extends LlmClient {
   /** The server's base URL, as requests use it. */
@@ -140,7 +148,7 @@ class HttpOllamaClient implements OllamaClient {
     try {
       // The package sends the request and turns an error status into a `ResponseError`;
       // the guard reads the reply stream that request opened.
-      await withRetry(() => guard.race(api.chat(body)), signal, this.log);
+      await withRetry(() => guard.race(api.chat(asPackageRequest(body))), signal, this.log);
       opened = true;
       const replies = guard.replyObjects();
       for (;;) {

@@ -99,8 +99,28 @@ export function failedMidReply(target: Target, detail: string): OllamaError {
 // Go's router answers unknown paths with this text: a 404 then means "not Ollama", not "no model".
 const NOT_OLLAMA_404 = /page not found/i;
 
+/**
+ * What Ollama answers, with `truncate: false`, to a prompt longer than the loaded context: its own
+ * runner "the input length exceeds the context length", llama.cpp's server (whose JSON Ollama
+ * passes on as the message) "request (N tokens) exceeds the available context size (M tokens)".
+ */
+const CONTEXT_EXCEEDED = /exceeds the (?:available )?context (?:length|size)/i;
+
+/** The sizes llama.cpp's message names, when it names them. */
+function contextDetail(text: string): string {
+  const sizes = /\((\d+) tokens\) exceeds the available context size \((\d+) tokens\)/.exec(text);
+  return sizes ? `about ${sizes[1]} tokens, the context holds ${sizes[2]}` : text;
+}
+
 function fromStatus(status: number, text: string, target: Target): OllamaError {
   if (status === 404 && !NOT_OLLAMA_404.test(text)) return modelMissing(target);
+  if (CONTEXT_EXCEEDED.test(text)) {
+    return new OllamaError(
+      `the conversation is too long for the model's context: Ollama at ${target.baseUrl} refused it (${contextDetail(text)})`,
+      'context-exceeded',
+      '/compact shortens it, /clear starts afresh; or raise ollama.num_ctx in mcp_config.json if the model supports a longer context',
+    );
+  }
   if (status === 400 && /does not support tools/i.test(text)) {
     return new OllamaError(`model ${target.model} does not support native tool calls (${text})`, 'no-tool-support');
   }

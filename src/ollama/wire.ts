@@ -13,13 +13,22 @@ import type {
   LlmRequest,
   LlmToolDefinition,
   NativeToolCall,
+  ThinkSetting,
   ToolImage,
 } from '../vocabulary/types.js';
 import type { OllamaSettings } from '../config/types.js';
 import { assertNever } from '../shared/errors.js';
 import { isRecord } from '../shared/is-record.js';
 
-export type StreamingChatRequest = ChatRequest & { stream: true };
+/**
+ * The body as sent: the package's `ChatRequest` lacks `truncate` and the `max` level of `think`,
+ * which Ollama's `/api/chat` takes (the package passes the body on as it is).
+ */
+export type StreamingChatRequest = Omit<ChatRequest, 'think'> & {
+  stream: true;
+  truncate: false;
+  think?: ThinkSetting;
+};
 
 const NS_PER_MS = 1_000_000;
 
@@ -68,6 +77,8 @@ export function toWireMessage(message: ChatMessage, vision = false): Message {
       );
     case 'assistant': {
       const wire: Message = { role: 'assistant', content: message.content };
+      // Ollama's tool-calling docs: the reasoning that led to the calls goes back with them.
+      if (message.thinking) wire.thinking = message.thinking;
       if (message.toolCalls && message.toolCalls.length > 0) wire.tool_calls = message.toolCalls.map(toWireToolCall);
       return wire;
     }
@@ -97,11 +108,19 @@ export function loggableBody(body: StreamingChatRequest): StreamingChatRequest {
   return { ...body, messages };
 }
 
+/** The body as the package's `chat` takes it: the fields it does not declare travel as they are. */
+export function asPackageRequest(body: StreamingChatRequest): ChatRequest & { stream: true } {
+  return body as unknown as ChatRequest & { stream: true };
+}
+
 export function buildChatBody(settings: OllamaSettings, request: LlmRequest, vision = false): StreamingChatRequest {
   const body: StreamingChatRequest = {
     model: request.model ?? settings.model,
     messages: request.messages.map((message) => toWireMessage(message, vision)),
     stream: true,
+    // Over the context, Ollama then refuses the request instead of silently dropping its oldest
+    // part (system prompt and tools first); the chatbot compacts and tries again.
+    truncate: false,
     // num_ctx on every request: Ollama's default window silently drops the system prompt
     // and the tool list first. User options come after so the config can still override it.
     options: { num_ctx: settings.numCtx, ...settings.options, ...request.options } as Partial<Options>,

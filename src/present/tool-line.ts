@@ -30,8 +30,14 @@ export function resultSummary(result: ToolResult): string {
   return cutOff.length === 0 ? summary : sanitizeForDisplay(`${cutOff.join(' ')} ${result.forModel}`);
 }
 
+/** How a line starts: done, failed, or stopped by the user's cancel (not a failure of the tool). */
+export function lineMark(result: ToolResult): { mark: string; color: 'green' | 'red' | 'yellow' } {
+  if (result.cancelled) return { mark: '⊘', color: 'yellow' };
+  return result.isError ? { mark: '✗', color: 'red' } : { mark: '✓', color: 'green' };
+}
+
 export function formatToolLine(call: ToolCall, result: ToolResult): string {
-  const mark = result.isError ? '✗' : '✓';
+  const { mark } = lineMark(result);
   return `${mark} ${formatCall(call)} ${result.durationMs} ms → ${resultSummary(result)}`;
 }
 

@@ -8,6 +8,7 @@
 import type { ApprovalRule } from '../engine/approval.js';
 import { MCPChatbot } from '../engine/orchestrator.js';
 import { Compactor, describeCompaction, earlierTurns } from '../engine/compaction.js';
+import type { CompactNow } from '../engine/context-retry.js';
 import { QuestionBook } from '../engine/question-book.js';
 import { SessionStats } from '../engine/session-stats.js';
 import type { Decision, QuestionChange } from '../vocabulary/questions.js';
@@ -89,13 +90,15 @@ export class ChatSession {
       this.offers.forget();
       this.status.notify();
     });
-    this.chatbot = buildChatbot(runtime, host, llm, this.questions, options);
+    // Called only once a turn runs, when the compactor (built over the chatbot's conversation) exists.
+    const compact = (signal?: AbortSignal) => this.compactor.compact(signal);
+    this.chatbot = buildChatbot(runtime, host, llm, this.questions, { ...options, compact });
     const { compactAt, maxMessages } = runtime.config.history;
     this.compactor = new Compactor({
       llm,
       conversation: this.chatbot.conversation,
       numCtx: runtime.config.ollama.numCtx,
-      maxMessages,
+      ...(maxMessages === undefined ? {} : { maxMessages }),
       ...(compactAt === undefined ? {} : { compactAt }),
     });
   }
@@ -117,11 +120,11 @@ export class ChatSession {
     }
     for (const text of input.notices) yield { type: 'notice', text };
     const compacted = await this.compactor.beforeTurn(input.messages, signal);
-    if (compacted?.type === 'cancelled') {
+    if (compacted?.outcome.type === 'cancelled') {
       yield { type: 'cancelled' };
       return;
     }
-    if (compacted) yield { type: 'notice', text: describeCompaction(compacted, true) };
+    if (compacted) yield { type: 'notice', text: describeCompaction(compacted.outcome, compacted.cause) };
     yield* this.stats.track(this.chatbot.runTurn(input.messages, signal));
   }
 
@@ -268,7 +271,7 @@ function buildChatbot(
   host: SessionHost,
   llm: SessionLlm,
   questions: QuestionBook,
-  options: SessionOptions,
+  options: SessionOptions & { compact: CompactNow },
 ): MCPChatbot {
   const { config, log } = runtime;
   return new MCPChatbot({
@@ -281,10 +284,11 @@ function buildChatbot(
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     maxParallel: config.tools.maxParallel,
     configuredServers: [...config.servers, ...config.disabled].map((server) => server.name),
-    maxMessages: config.history.maxMessages,
+    ...(config.history.maxMessages === undefined ? {} : { maxMessages: config.history.maxMessages }),
     numCtx: config.ollama.numCtx,
     toolSelection: toolSelection(runtime, llm),
     ...(config.ollama.think === undefined ? {} : { think: config.ollama.think }),
     ...(options.answerFormat ? { answerFormat: options.answerFormat } : {}),
+    compact: options.compact,
   });
 }

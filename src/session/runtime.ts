@@ -25,7 +25,7 @@ export interface GlobalOptions {
   debug?: boolean;
   /** `--trust`: use the working directory's config and `.env` for this run, without remembering it. */
   trust?: boolean;
-  /** `--think [on|off|low|medium|high]`: over the config's `ollama.think`; bare is `true`. */
+  /** `--think [on|off|low|medium|high|max]`: over the config's `ollama.think`; bare is `true`. */
   think?: string | boolean;
   /** `--accept-tool-changes`: offer tools new or changed since they were accepted, for this run only. */
   acceptToolChanges?: boolean;

@@ -1,5 +1,5 @@
 /**
- * `/think [on|off|low|medium|high]`: bare, it turns reasoning the other way from what the model
+ * `/think [on|off|low|medium|high|max]`: bare, it turns reasoning the other way from what the model
  * does now (unset means Ollama's default: a model that can think does); with a word, it sets it.
  * Pure: what to set and what to say.
  */

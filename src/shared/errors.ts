@@ -45,7 +45,7 @@ export class UsageError extends McpChatError {
 export class OllamaError extends McpChatError {
   constructor(
     message: string,
-    readonly kind: 'unreachable' | 'model-missing' | 'no-tool-support' | 'request-failed',
+    readonly kind: 'unreachable' | 'model-missing' | 'no-tool-support' | 'context-exceeded' | 'request-failed',
     hint?: string,
   ) {
     super(message, ExitCode.runtime, hint);

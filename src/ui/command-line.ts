@@ -13,7 +13,7 @@ export const COMMANDS = {
   clear: 'forget the conversation and clear the screen',
   compact: 'replace the earlier turns with a summary the model writes, keeping the latest ones',
   model: 'show the model, or switch: model <name> (one not pulled yet is offered for download)',
-  think: "switch the model's reasoning on or off, or set it: /think on|off|low|medium|high",
+  think: "switch the model's reasoning on or off, or set it: /think on|off|low|medium|high|max",
   stats: 'what the session cost: turns, tokens in and out, tokens/s, time in the model and in tools',
   watch: 'show when a resource changes: /watch @server:uri',
   unwatch: 'stop that: /unwatch @server:uri',

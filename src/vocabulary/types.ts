@@ -62,6 +62,8 @@ export interface ToolResult {
   durationMs: number;
   /** Images for a model that can see (within the caps of mcp/result-images.ts); `forModel` describes each in a line. */
   images?: ToolImage[];
+  /** The user's cancel stopped the call, or kept it from running; `forModel` says which. */
+  cancelled?: true;
 }
 
 /** How far a running call has got, as its server reports it (`notifications/progress`). */
@@ -109,7 +111,8 @@ export type ChatMessage =
   | { role: 'system'; content: string }
   /** `toolResult`: a text-mode tool result fed back as a user message (never a window boundary). */
   | { role: 'user'; content: string; toolResult?: true; images?: ToolImage[] }
-  | { role: 'assistant'; content: string; toolCalls?: NativeToolCall[] }
+  /** `thinking`: the reasoning of a step that called tools, sent back with its calls as Ollama asks. */
+  | { role: 'assistant'; content: string; toolCalls?: NativeToolCall[]; thinking?: string }
   /** `images`: shown to a model that can see, described in a note to one that cannot (ollama/wire.ts). */
   | { role: 'tool'; content: string; toolName: string; images?: ToolImage[] };
 
@@ -121,7 +124,7 @@ export interface LlmToolDefinition {
 }
 
 /** Ollama's `think`: reasoning on or off, or its effort. */
-export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
+export type ThinkSetting = boolean | 'low' | 'medium' | 'high' | 'max';
 
 /** A JSON Schema an answer must conform to (an object: Ollama's `format` takes no boolean schema). */
 export type JsonSchema = Record<string, unknown>;

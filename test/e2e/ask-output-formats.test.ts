@@ -114,13 +114,13 @@ describe('ask --output-format stream-json', () => {
     });
   });
 
-  it('never sends the reasoning back to the model', async () => {
-    ollama.script({ thinking: 'SECRET-PLAN: call the calculator.', toolCalls: [evaluate('1+1')] }, { text: 'Two.' });
+  it('sends the reasoning of a tool-call step back with its call, in `thinking`, never as what the model said', async () => {
+    ollama.script({ thinking: 'PLAN: call the calculator.', toolCalls: [evaluate('1+1')] }, { text: 'Two.' });
     const result = await ask(['--model', 'qwen3', '--output-format', 'stream-json', 'What is 1+1?']);
     expect(result.code).toBe(0);
-    const second = JSON.stringify(ollama.chatRequests[1]?.messages);
-    expect(second).not.toContain('SECRET-PLAN');
-    expect(second).not.toContain('"thinking"');
+    const calling = ollama.chatRequests[1]?.messages.find((message) => message.role === 'assistant');
+    expect(calling).toMatchObject({ thinking: 'PLAN: call the calculator.', content: '' });
+    expect(calling?.tool_calls).toHaveLength(1);
   });
 
   it('ends with an error and a failed result when the turn fails, every line still JSON', async () => {

@@ -13,8 +13,8 @@
  *
  * Before a reply is taken from the script, the fake does what Ollama does: an unknown model
  * gets 404, `tools` for a model without the `tools` capability gets 400, `think` for one
- * without `thinking` gets 400, images for one without `vision` get 500, and empty `messages`
- * only "loads" the model. Those requests do not use up a scripted reply. Delays are timers
+ * without `thinking` gets 400, images for one without `vision` get 500, a prompt over `num_ctx`
+ * with `truncate: false` gets 400 (with `refuseOverContext`), and empty `messages` only "loads" the model. Those requests do not use up a scripted reply. Delays are timers
  * inside the fake: tests never sleep.
  */
 import { createHash } from 'node:crypto';
@@ -77,6 +77,26 @@ export interface FakeOllamaOptions {
   pullable?: Record<string, FakePullSpec>;
   /** Serve HTTPS with this certificate and key (PEM text), at an `https://` URL. */
   tls?: { cert: string; key: string };
+  /**
+   * Refuse, as Ollama does for `truncate: false`, a chat whose prompt (its JSON's characters / 4)
+   * is longer than the request's `num_ctx` (default 4096, as Ollama loads a model): HTTP 400 with
+   * the message llama.cpp's server writes (`CONTEXT_REFUSAL`). Not a scripted reply used up.
+   */
+  refuseOverContext?: boolean;
+}
+
+/** What Ollama answers (HTTP 400) to a prompt over the context with `truncate: false` (ollama/ollama#16800). */
+export function contextRefusal(promptTokens: number, numCtx: number): string {
+  const inner = {
+    error: {
+      code: 400,
+      message: `request (${promptTokens} tokens) exceeds the available context size (${numCtx} tokens), try increasing it`,
+      type: 'exceed_context_size_error',
+      n_prompt_tokens: promptTokens,
+      n_ctx: numCtx,
+    },
+  };
+  return JSON.stringify(inner);
 }
 
 export interface FakeOllama {
@@ -268,12 +288,16 @@ class FakeOllamaServer implements FakeOllama {
     if (refusal) return exchange.json(refusal[0], { error: refusal[1] });
     if (!Array.isArray(request.messages) || request.messages.length === 0)
       return exchange.json(200, loadReply(request.model));
+    const promptChars = JSON.stringify(request.messages).length + JSON.stringify(request.tools ?? []).length;
+    const numCtx = typeof request.options?.num_ctx === 'number' ? request.options.num_ctx : 4096;
+    const promptTokens = Math.ceil(promptChars / 4);
+    if (this.options.refuseOverContext && request.truncate === false && promptTokens > numCtx)
+      return exchange.json(400, { error: contextRefusal(promptTokens, numCtx) });
     const next = this.queue.shift() ?? this.options.fallbackReply ?? NO_REPLY_LEFT;
     const spec = asSpec(typeof next === 'function' ? next(request) : next);
     if (spec.status !== undefined || spec.error !== undefined) {
       return exchange.json(spec.status ?? 500, { error: spec.error ?? 'fake-ollama: scripted failure' });
     }
-    const promptChars = JSON.stringify(request.messages).length + JSON.stringify(request.tools ?? []).length;
     if (request.stream === false) await playWhole(exchange, spec, request.model, promptChars);
     else await playStream(exchange, spec, request.model, promptChars);
   }

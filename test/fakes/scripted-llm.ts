@@ -17,6 +17,8 @@ export interface ScriptedReplyShape {
   hang?: boolean;
   /** After streaming `content`, wait for this before the reply ends: the turn is still running meanwhile. */
   holdUntil?: Promise<void>;
+  /** Ollama's count of the prompt, on the final chunk. */
+  promptEvalCount?: number;
 }
 export type ScriptedReply = string | ScriptedReplyShape;
 
@@ -67,6 +69,8 @@ export class ScriptedLlm extends AlwaysUpLlm {
 
   async *chat(request: LlmRequest): AsyncGenerator<LlmChunk> {
     this.requests.push(structuredClone({ ...request, signal: undefined }));
+    // As the Ollama client does: a request already cancelled is not sent.
+    if (request.signal?.aborted) throw abortError();
     const next = this.queue.shift();
     if (next === undefined) throw new Error('ScriptedLlm: no reply left in the script');
     const reply: ScriptedReplyShape = typeof next === 'string' ? { content: next } : next;
@@ -83,6 +87,10 @@ export class ScriptedLlm extends AlwaysUpLlm {
     }
     await reply.holdUntil;
     if (reply.toolCalls) yield { type: 'tool_calls', calls: reply.toolCalls };
-    yield { type: 'done', doneReason: reply.doneReason ?? 'stop' };
+    yield {
+      type: 'done',
+      doneReason: reply.doneReason ?? 'stop',
+      ...(reply.promptEvalCount === undefined ? {} : { promptEvalCount: reply.promptEvalCount }),
+    };
   }
 }

@@ -117,8 +117,9 @@ describe('cancel', () => {
       app.send('Are you there?');
       await app.waitForScreen(/Still here\./);
       expect(app.exited()).toBe(false);
-      // The cancelled exchange is not part of the conversation the model sees.
-      expect(llm.scripted.sentContents(1)).not.toContain('Tell me a long story');
+      // The cancelled exchange stays in the conversation the model sees, marked as interrupted.
+      expect(llm.scripted.sentContents(1)).toContain('Tell me a long story');
+      expect(llm.scripted.sentContents(1)).toContain('Once upon a time\n\n[interrupted by the user]');
     },
   );
 
@@ -131,6 +132,8 @@ describe('cancel', () => {
     app.press(key);
     await app.waitForScreen(/Cancelled\./);
     expect(host.cancelled).toBe(1);
+    // The call's line stays, marked as cancelled.
+    expect(app.screen()).toMatch(/⊘ slow\.wait\(\) \d+ ms → slow\.wait was cancelled by the user while it ran/);
     app.send('And now?');
     await app.waitForScreen(/Next answer\./);
     expect(app.exited()).toBe(false);

@@ -44,7 +44,8 @@ async function say(repl: LiveRepl, app: RenderedApp, ...turns: (readonly [string
 afterEach(() => cleanup());
 
 describe('/compact in the REPL', () => {
-  const repl = useLiveRepl({ config: { mcpServers: {} } });
+  // A bound the user sets: the turns kept verbatim are at most half of it.
+  const repl = useLiveRepl({ config: { mcpServers: {}, history: { max_messages: 10 } } });
 
   it('replaces the earlier turns with the summary the model writes, and says so', async () => {
     const app = await opened(repl);

@@ -124,3 +124,37 @@ describe('sessions and input history in the REPL', () => {
     await say(app, 'Are you there?', 'Still here.');
   });
 });
+
+describe('a cancelled turn across runs', () => {
+  const repl = useLiveRepl({ config: { mcpServers: {} } });
+  const lastSent = () => repl.ollama.chatRequests.filter((request) => request.messages.length > 0).at(-1)?.messages;
+  const savedFiles = (): string[] => {
+    const dir = path.join(repl.stateHome, 'mcp-chat', 'sessions');
+    return fs.existsSync(dir) ? fs.readdirSync(dir).map((file) => fs.readFileSync(path.join(dir, file), 'utf8')) : [];
+  };
+
+  it('is saved with the reply shown so far, and a resumed chat sends it on', async () => {
+    const app = await repl.open();
+    await app.waitForScreen('ollama ✓');
+    repl.ollama.script({ text: 'The first step is to preheat', hang: true });
+    app.send('How do I bake bread?');
+    await app.waitForScreen(/The first step is to preheat/);
+    app.press(KEY.esc);
+    await app.waitForScreen(/Cancelled\./);
+    await app.waitUntil(() => expect(savedFiles().join('')).toContain('[interrupted by the user]'));
+    await repl.quit(app);
+    const resumed = await repl.open({ resume: 'latest' });
+    await resumed.waitForScreen('ollama ✓');
+    expect(resumed.screen()).toContain('The first step is to preheat');
+    repl.ollama.script('Preheat the oven to 230 °C.');
+    resumed.send('Go on.');
+    await resumed.waitForAnswer('Preheat the oven to 230 °C.');
+    expect(lastSent()?.map((message) => message.content)).toEqual(
+      expect.arrayContaining([
+        'How do I bake bread?',
+        'The first step is to preheat\n\n[interrupted by the user]',
+        'Go on.',
+      ]),
+    );
+  });
+});

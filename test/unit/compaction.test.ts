@@ -4,7 +4,13 @@
  * conversation as it was. `history.compact_at` is read from the config with the other shares.
  */
 import { describe, expect, it } from 'vitest';
-import { Compactor, planCompaction, SUMMARY_HEADING, summaryMessage } from '../../src/engine/compaction.js';
+import {
+  Compactor,
+  describeCompaction,
+  planCompaction,
+  SUMMARY_HEADING,
+  summaryMessage,
+} from '../../src/engine/compaction.js';
 import { Conversation } from '../../src/engine/conversation.js';
 import type { ChatMessage } from '../../src/vocabulary/types.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -115,7 +121,8 @@ describe('a compaction', () => {
     for (let turn = 0; turn < 8; turn++) conversation.add(user(`q${turn}`), assistant(`a${turn}`));
     conversation.forgetUnreachable();
     expect(conversation.all()[0]?.content).toBe(`${SUMMARY_HEADING}\nshort summary`);
-    expect(conversation.all()).toHaveLength(11);
+    // Twice the window of 10 is remembered, so what leaves the window is still there to summarise.
+    expect(conversation.all()).toHaveLength(21);
   });
 
   it.each([
@@ -149,13 +156,30 @@ describe('a compaction', () => {
     expect(conversation.all()).toEqual(history);
   });
 
-  it('before a turn: only when history.compact_at is set and the history would pass it', async () => {
-    const off = compactorOver(new ScriptedLlm([]), history);
-    expect(await off.compactor.beforeTurn([user('next')])).toBeUndefined();
-    const low = compactorOver(new ScriptedLlm(['short summary']), history, 0.05);
-    expect(await low.compactor.beforeTurn([user('next')])).toMatchObject({ type: 'compacted' });
+  it('before a turn: when the next request would not fit, or the history would pass history.compact_at', async () => {
+    const unbounded = new Conversation();
+    unbounded.add(...history);
+    const fits = new Compactor({ llm: new ScriptedLlm([]), conversation: unbounded, numCtx: 8192 });
+    expect(await fits.beforeTurn([user('next')])).toBeUndefined();
+    const tight = new Conversation();
+    tight.add(...history);
+    // About 330 tokens of history, in a context whose prompt share is 150.
+    const small = new Compactor({ llm: new ScriptedLlm(['short summary']), conversation: tight, numCtx: 200 });
+    expect(await small.beforeTurn([user('next')])).toMatchObject({ outcome: { type: 'compacted' }, cause: 'fit' });
+    const bounded = compactorOver(new ScriptedLlm(['short summary']), history);
+    expect(await bounded.compactor.beforeTurn([user('next')])).toMatchObject({ cause: 'fit' });
+    const low = compactorOver(new ScriptedLlm(['short summary']), history.slice(2), 0.01);
+    expect(await low.compactor.beforeTurn([user('next')])).toMatchObject({ cause: 'compact-at' });
     const high = compactorOver(new ScriptedLlm([]), history.slice(2), 0.9);
     expect(await high.compactor.beforeTurn([user('next')])).toBeUndefined();
+  });
+
+  it('says why it compacted, and that /compact does it by hand', () => {
+    const outcome = { type: 'compacted', turns: 2, before: 1_200, after: 80 } as const;
+    expect(describeCompaction(outcome, 'fit')).toBe(
+      "Compacted 2 earlier turns into a summary (about 1,200 → 80 tokens) so that the conversation fits the model's context (/compact does this by hand).",
+    );
+    expect(describeCompaction(outcome)).toBe('Compacted 2 earlier turns into a summary (about 1,200 → 80 tokens).');
   });
 });
 
@@ -181,7 +205,7 @@ describe('config: history.compact_at', () => {
     loadConfig(options({ configPath: write('proj/mcp_config.json', { mcpServers: {}, history }) }));
 
   it('is off unless set; takes a fraction or a percentage', () => {
-    expect(load({}).history).toEqual({ maxMessages: 10 });
+    expect(load({}).history).toEqual({});
     expect(load({ compact_at: 0.8 }).history.compactAt).toBe(0.8);
     expect(load({ compact_at: '75%' }).history.compactAt).toBeCloseTo(0.75);
   });

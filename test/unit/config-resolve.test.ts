@@ -39,7 +39,8 @@ describe('config defaults and fields', () => {
       toolMode: 'auto',
       options: {},
     });
-    expect(config.history).toEqual({ maxMessages: 10 });
+    // No bound on the messages by default: as many as fit the model's context.
+    expect(config.history).toEqual({});
     // The state directory, not the working directory (HOME unset here: the user's own home).
     expect(config.logging).toEqual({
       level: 'info',

@@ -8,6 +8,7 @@ import { ChatSession } from '../../src/session/chat-session.js';
 import { FakeToolHost } from '../fakes/fake-tool-host.js';
 import { ScriptedLlm, type ScriptedReply } from '../fakes/scripted-llm.js';
 import { testRuntime } from '../helpers/test-session.js';
+import { buildChatBody } from '../../src/ollama/wire.js';
 
 const call = (expression: string): string =>
   JSON.stringify({ action: 'use_tool', server: 'calculator', tool: 'evaluate', arguments: { expression } });
@@ -38,6 +39,57 @@ function setup(replies: ScriptedReply[], options: Setup = {}) {
   };
   return { llm, session, turn };
 }
+
+describe('reasoning and tool calls', () => {
+  it('the reasoning of a native tool-call step goes back with its calls, as Ollama asks', async () => {
+    const { llm, turn } = setup(
+      [
+        {
+          thinking: 'Multiply first.',
+          toolCalls: [{ name: 'calculator__evaluate', arguments: { expression: '6*7' } }],
+        },
+        'It is 42.',
+      ],
+      { caps: { tools: true, thinking: true } },
+    );
+    await turn('What is 6*7?');
+    const followUp = llm.requests[1]?.messages ?? [];
+    expect(followUp.find((message) => message.role === 'assistant')).toEqual({
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ name: 'calculator__evaluate', arguments: { expression: '6*7' } }],
+      thinking: 'Multiply first.',
+    });
+  });
+
+  it('Ollama is sent it in the message’s `thinking`', () => {
+    const settings = {
+      baseUrl: 'http://127.0.0.1:1',
+      model: 'qwen3',
+      timeoutMs: 1_000,
+      numCtx: 8192,
+      toolMode: 'auto' as const,
+      options: {},
+    };
+    const body = buildChatBody(settings, {
+      messages: [
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ name: 'calculator__evaluate', arguments: {} }],
+          thinking: 'Plan.',
+        },
+      ],
+      think: 'max',
+    });
+    expect(body.messages?.[0]).toMatchObject({
+      role: 'assistant',
+      thinking: 'Plan.',
+      tool_calls: [{ function: { name: 'calculator__evaluate' } }],
+    });
+    expect(body).toMatchObject({ think: 'max', truncate: false });
+  });
+});
 
 describe('think on requests', () => {
   it('is sent as configured to a model that can think, and not at all when unset', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TurnEvent } from '../../src/vocabulary/types.js';
 import { ChatSession } from '../../src/session/chat-session.js';
 import { OllamaError } from '../../src/shared/errors.js';
+import { INTERRUPTED } from '../../src/engine/unfinished-turn.js';
 import { FakeToolHost } from '../fakes/fake-tool-host.js';
 import { ScriptedLlm, type ScriptedReply } from '../fakes/scripted-llm.js';
 import { answering, testRuntime } from '../helpers/test-session.js';
@@ -120,18 +121,43 @@ describe('MCPChatbot.runTurn', () => {
     expect(ofType(events, 'step-limit')[0]?.toolCalls).toHaveLength(3);
   });
 
-  it('cancels mid-stream, and the history is as before the turn', async () => {
-    const { chatbot } = setup(['First answer.', { content: 'Partial ans', hang: true }, 'After cancel.']);
+  it('cancels mid-stream, and keeps the question and the reply shown so far, marked as interrupted', async () => {
+    const { llm, chatbot } = setup(['First answer.', { content: 'Partial answer', hang: true }, 'After cancel.']);
     await collect(chatbot.runTurn('one'));
     const before = chatbot.conversation.length;
     const controller = new AbortController();
+    let shown = '';
     const events = await collect(chatbot.runTurn('two', controller.signal), (event) => {
-      if (event.type === 'assistant-delta') controller.abort();
+      if (event.type !== 'assistant-delta') return;
+      shown += event.text;
+      controller.abort();
     });
+    expect(shown.length).toBeGreaterThan(0);
     expect(events.at(-1)).toEqual({ type: 'cancelled' });
-    expect(chatbot.conversation.length).toBe(before);
+    expect(chatbot.conversation.all().slice(before)).toEqual([
+      { role: 'user', content: 'two' },
+      { role: 'assistant', content: `${shown}\n\n${INTERRUPTED}` },
+    ]);
     const next = await collect(chatbot.runTurn('three'));
     expect(ofType(next, 'final')[0]?.answer).toBe('After cancel.');
+    expect(
+      llm.requests
+        .at(-1)
+        ?.messages.slice(-3)
+        .map((message) => message.content),
+    ).toEqual(['two', `${shown}\n\n${INTERRUPTED}`, 'three']);
+  });
+
+  it('cancels before any reply: the question stays, marked as interrupted', async () => {
+    const { chatbot } = setup([]);
+    const controller = new AbortController();
+    controller.abort();
+    const events = await collect(chatbot.runTurn('too late', controller.signal));
+    expect(events.at(-1)).toEqual({ type: 'cancelled' });
+    expect(chatbot.conversation.all()).toEqual([
+      { role: 'user', content: 'too late' },
+      { role: 'assistant', content: INTERRUPTED },
+    ]);
   });
 
   it('cancels mid-tool: the tool is told and the turn ends', async () => {
@@ -142,6 +168,16 @@ describe('MCPChatbot.runTurn', () => {
     });
     expect(events.at(-1)).toEqual({ type: 'cancelled' });
     expect(host.cancelled).toBe(1);
+    // The call stays, with its state, on screen and in the conversation.
+    const [stopped] = ofType(events, 'tool-result');
+    expect(stopped?.result).toMatchObject({ isError: true, cancelled: true });
+    expect(stopped?.result.forModel).toBe(
+      'slow.wait was cancelled by the user while it ran; part of its work may be done.',
+    );
+    const kept = chatbot.conversation.all();
+    expect(kept.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(kept[2]?.content).toContain('slow.wait was cancelled by the user while it ran');
+    expect(kept[3]?.content).toBe(INTERRUPTED);
   });
 
   it('denies a tool that needs approval and tells the model', async () => {
@@ -187,6 +223,10 @@ describe('MCPChatbot.runTurn', () => {
     // Only the read that compared the write with the file ran.
     expect(host.calls.map((called) => called.tool)).toEqual(['read_file']);
     expect(events.at(-1)).toEqual({ type: 'cancelled' });
+    expect(ofType(events, 'tool-result')[0]?.result).toMatchObject({
+      cancelled: true,
+      forModel: 'file.write_file was not run: the user cancelled the turn first.',
+    });
   });
 
   it('"always" stops the asking for that tool only, for the rest of the session', async () => {
@@ -279,17 +319,18 @@ describe('MCPChatbot.runTurn', () => {
     expect(ofType(events, 'thinking-delta').length).toBeGreaterThan(0);
   });
 
-  it('sends at most the last 10 messages, starting at a user message', async () => {
-    const replies = Array.from({ length: 13 }, (_, i) =>
+  it('with no bound set, sends the whole conversation while it fits', async () => {
+    const replies = Array.from({ length: 12 }, (_, i) =>
       i % 2 === 0 ? call('calculator', 'evaluate', { expression: `${i}+1` }) : `answer ${i}`,
     );
-    const { llm, chatbot } = setup(replies);
-    for (let turn = 0; turn < 6; turn++) await collect(chatbot.runTurn(`question ${turn}`));
+    const llm = new ScriptedLlm(replies, { tools: false, thinking: false });
+    const session = new ChatSession(testRuntime({ toolMode: 'auto' }, {}), new FakeToolHost(), llm);
+    for (let turn = 0; turn < 6; turn++) await collect(session.runTurn(`question ${turn}`));
     const last = llm.requests.at(-1)?.messages ?? [];
-    expect(last.length).toBeLessThanOrEqual(11);
-    expect(last[1]).toMatchObject({ role: 'user' });
-    expect(last[1]).not.toHaveProperty('toolResult');
-    expect(chatbot.conversation.length).toBeLessThanOrEqual(10);
+    // The system prompt, five whole tool turns, and the last one's question, call and result.
+    expect(last).toHaveLength(1 + 5 * 4 + 3);
+    expect(last[1]).toEqual({ role: 'user', content: 'question 0' });
+    expect(llm.requests).toHaveLength(12);
   });
 
   it('reports an Ollama failure as an error event and keeps the conversation', async () => {

@@ -25,6 +25,7 @@ describe('ollama.think in the config', () => {
     expect(load({ think: true }).ollama.think).toBe(true);
     expect(load({ think: false }).ollama.think).toBe(false);
     expect(load({ think: 'medium' }).ollama.think).toBe('medium');
+    expect(load({ think: 'max' }).ollama.think).toBe('max');
   });
 
   it('refuses anything else, naming the field', () => {
@@ -39,11 +40,12 @@ describe('--think', () => {
     expect(parseThinkFlag('on')).toBe(true);
     expect(parseThinkFlag('OFF')).toBe(false);
     expect(parseThinkFlag('high')).toBe('high');
+    expect(parseThinkFlag('Max')).toBe('max');
   });
 
   it('is a usage error otherwise, saying how to write it before a prompt', () => {
     expect(() => parseThinkFlag('What is 2+2?')).toThrow(UsageError);
-    expect(() => parseThinkFlag('max')).toThrow(/--think takes on, off, low, medium, high, got "max"/);
+    expect(() => parseThinkFlag('loud')).toThrow(/--think takes on, off, low, medium, high, max, got "loud"/);
   });
 });
 

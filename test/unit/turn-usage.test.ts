@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { collectReply } from '../../src/engine/reply-collector.js';
+import { ReplyStream } from '../../src/engine/reply-stream.js';
 import { SessionStats } from '../../src/engine/session-stats.js';
 import type { LlmChunk, ToolCall, TurnEvent } from '../../src/vocabulary/types.js';
 import { toLlmChunks } from '../../src/ollama/wire.js';
@@ -21,7 +22,7 @@ function manualClock(): { now: () => number; advance: (ms: number) => void } {
 
 async function collect(source: AsyncIterable<LlmChunk>, now?: () => number) {
   const events: TurnEvent[] = [];
-  const generator = collectReply(source, 3, 8192, now);
+  const generator = collectReply(source, 3, 8192, new ReplyStream(), now);
   for (;;) {
     const next = await generator.next();
     if (next.done) return { events, collected: next.value };

@@ -19,6 +19,17 @@ export interface RankingRequest {
   used?: string[];
 }
 
+/** How much of a message ranks the tools: its start says what it is about, and ranking stays cheap. */
+const RANKED_CHARS = 4_000;
+/** Earlier user messages that count in the ranking, besides the new one. */
+const RANKED_EARLIER_MESSAGES = 2;
+
+/** What ranks the tools for a request, from the user's messages: the new one first, then the recent ones. */
+export function rankingRequest(userMessages: string[]): RankingRequest {
+  const messages = userMessages.slice(-1 - RANKED_EARLIER_MESSAGES).map((text) => text.slice(0, RANKED_CHARS));
+  return { message: messages.at(-1) ?? '', earlier: messages.slice(0, -1) };
+}
+
 /** How much the earlier turns count beside the new message. */
 const EARLIER_WEIGHT = 0.5;
 /** Reciprocal rank fusion's constant: keeps one list's top few from drowning the other. */
