@@ -12,6 +12,8 @@ export const ExitCode = {
   usage: 2,
   /** The step limit was reached without a final answer. */
   stepLimit: 3,
+  /** `ask` answered, but without a tool call it denied (no `--yes`, not in `alwaysAllow`). */
+  denied: 4,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -35,9 +35,10 @@ async function askToCall(tool: string, entry: Record<string, unknown>): Promise<
   ollama.script(textCall('spoof', tool, {}), 'Done.');
   const env = cleanEnv({ HOME: workDir, OLLAMA_HOST: ollama.url, MCP_CHAT_LOG_FILE: path.join(workDir, 'log.jsonl') });
   const result = await runCli(['ask', '--json', '--config', config, `use ${tool}`], { cwd: workDir, env });
-  expect(result.code).toBe(0);
   const [call] = (JSON.parse(result.stdout) as { toolCalls: { isError: boolean; result: string }[] }).toolCalls;
   if (!call) throw new Error(`no tool call in ${result.stdout}`);
+  // Every failed call here is a denial: an answer without it is exit 4.
+  expect(result.code).toBe(call.isError ? 4 : 0);
   return call;
 }
 

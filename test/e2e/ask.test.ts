@@ -50,6 +50,7 @@ describe('mcp-chat ask', () => {
     const output = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(Object.keys(output).sort()).toEqual([
       'answer',
+      'denied',
       'model',
       'serverRequests',
       'stats',
@@ -103,7 +104,7 @@ describe('mcp-chat ask', () => {
     const write = textCall('file', 'write_file', { path: 'out.txt', content: 'hello' });
     ollama.script(write, 'I was not allowed to write the file.');
     const denied = await ask(['--json', 'Write hello to out.txt']);
-    expect(denied.code).toBe(0);
+    expect(denied.code).toBe(4);
     expect(JSON.parse(denied.stdout).toolCalls[0]).toMatchObject({ tool: 'write_file', isError: true });
     expect(ollama.chatRequests[1]?.messages.at(-1)?.content).toContain('did not approve');
     expect(fs.existsSync(path.join(workDir, 'out.txt'))).toBe(false);

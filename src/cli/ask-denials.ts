@@ -1,0 +1,46 @@
+/**
+ * `ask` without `--yes`: a call that needs approval is denied, since a script has no one to ask.
+ * Each denial is said on stderr (whoever reads it, like a warning) and kept for `--json`, and an
+ * answer given without a denied call is exit 4, not 0: the answer may claim what was never done.
+ */
+import type { CallId, ToolCall, TurnEvent } from '../vocabulary/types.js';
+import { formatCall } from '../present/tool-line.js';
+import type { Output } from './output.js';
+import { ExitCode } from '../shared/errors.js';
+
+export interface DeniedCall {
+  id: CallId;
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+export function deniedLine(call: ToolCall): string {
+  return (
+    `${formatCall(call)} was not run: it needs approval. ` +
+    `Run with --yes, or add "${call.tool}" to the "alwaysAllow" of server "${call.server}"`
+  );
+}
+
+/** The answer to each approval request of a script; what was denied is said and recorded. */
+export class ScriptApprovals {
+  readonly denied: DeniedCall[] = [];
+
+  constructor(
+    private readonly yes: boolean,
+    private readonly output: Output,
+  ) {}
+
+  decide(event: Extract<TurnEvent, { type: 'approval-request' }>): 'once' | 'deny' {
+    if (this.yes) return 'once';
+    const { call } = event;
+    this.denied.push({ id: event.callId, server: call.server, tool: call.tool, arguments: call.arguments });
+    this.output.warn(deniedLine(call));
+    return 'deny';
+  }
+
+  /** Exit 4 for an answer given without a denied call; any other end keeps its code. */
+  exitCode(ended: number): number {
+    return ended === ExitCode.ok && this.denied.length > 0 ? ExitCode.denied : ended;
+  }
+}
