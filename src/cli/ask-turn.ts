@@ -25,6 +25,7 @@ import type { AskSession } from './ask-session.js';
 import type { OutputFormat } from './ask-output.js';
 import { randomUUID } from 'node:crypto';
 import { ScriptApprovals } from './ask-denials.js';
+import { counted } from '../shared/plural.js';
 
 export interface AskOptions {
   json?: boolean;
@@ -80,7 +81,7 @@ function printEvent(event: TurnEvent, runtime: Runtime, output: Output): void {
       output.stderr(`error: ${event.message}\n${event.hint ? `${event.hint}\n` : ''}`);
       return;
     case 'step-limit':
-      output.stderr(`error: no final answer after ${event.steps} steps (raise it with --max-steps)\n`);
+      output.stderr(`error: no final answer after ${counted(event.steps, 'step')} (raise it with --max-steps)\n`);
       return;
     case 'assistant-delta':
     case 'thinking-delta':
@@ -101,7 +102,7 @@ function outcomeOf(event: TurnEvent): AskOutcome | undefined {
     case 'final':
       return { exitCode: ExitCode.ok, answer: event.answer, steps: event.steps, toolCalls: event.toolCalls };
     case 'step-limit': {
-      const error = { type: 'step-limit', message: `no final answer after ${event.steps} steps` };
+      const error = { type: 'step-limit', message: `no final answer after ${counted(event.steps, 'step')}` };
       return { exitCode: ExitCode.stepLimit, answer: '', steps: event.steps, toolCalls: event.toolCalls, error };
     }
     case 'error': {
