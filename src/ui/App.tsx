@@ -125,6 +125,22 @@ function useLetGoOfPrinted(state: ScreenState, printed: (lastId: number) => void
   }, [lastDrawn, printed]);
 }
 
+/**
+ * Leaving draws one last frame without the status bar and the input line, then exits: Ink keeps
+ * the last frame on the terminal, and a prompt left there would look as if it still took input.
+ */
+function useLeaving(exiting: boolean, exit: () => void): { leaving: boolean; leave: () => void } {
+  const [leaving, setLeaving] = useState(false);
+  const leave = useCallback(() => setLeaving(true), []);
+  useEffect(() => {
+    if (exiting) setLeaving(true);
+  }, [exiting]);
+  useEffect(() => {
+    if (leaving) exit();
+  }, [leaving, exit]);
+  return { leaving, leave };
+}
+
 export function App({ session, inputHistory }: AppProps): React.JSX.Element {
   const { exit } = useApp();
   const { stdout, write } = useStdout();
@@ -140,16 +156,7 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
     setLineState(next);
   };
 
-  // Leaving draws one last frame without the status bar and the input line, then exits: Ink keeps
-  // the last frame on the terminal, and a prompt left there would look as if it still took input.
-  const [leaving, setLeaving] = useState(false);
-  const leave = useCallback(() => setLeaving(true), []);
-  useEffect(() => {
-    if (state.exiting) setLeaving(true);
-  }, [state.exiting]);
-  useEffect(() => {
-    if (leaving) exit();
-  }, [leaving, exit]);
+  const { leaving, leave } = useLeaving(state.exiting, exit);
 
   const guard = useQuestionGuard(state.questions[0], { current: () => lineRef.current, set: setLine });
   const remember = inputHistory && ((text: string): void => void inputHistory.add(text));
