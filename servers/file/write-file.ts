@@ -35,7 +35,7 @@ export async function writeFileAtomic(
     await directory.handle.close();
   }
   const bytes = Buffer.byteLength(content, 'utf8');
-  return `${target.exists ? 'Replaced' : 'Created'} ${target.display} (${bytes} bytes written)`;
+  return `${target.exists ? 'Replaced' : 'Created'} ${target.display} (${bytes} ${bytes === 1 ? 'byte' : 'bytes'} written)`;
 }
 
 /** The permissions the replaced file had, kept by the new one; only a regular file is replaced. */

@@ -3,7 +3,7 @@
  * goes there; tool progress goes to stderr only when stderr is a terminal. Tools that
  * need approval are denied unless --yes, and the model is told.
  *
- * This module starts what the turn waits for (the servers, then Ollama's check); the Ollama
+ * This module starts what the turn waits for (the servers, and Ollama's check beside them); the Ollama
  * client and the turn itself (ask-turn.ts, with the engine behind it) are loaded while the
  * servers start, since until they answer there is nothing else to do.
  */
@@ -16,6 +16,8 @@ import { formatServerRequest, type ServerRequestRecord } from '../vocabulary/ser
 import { scriptGate } from '../session/server-request-gate.js';
 import { withHostAnd } from '../session/with-host.js';
 import type { AskOptions, AskRun } from './ask-turn.js';
+import { SessionStats } from '../engine/session-stats.js';
+import { ExitCode, errorMessage } from '../shared/errors.js';
 
 export async function askCommand(
   runtime: Runtime,
@@ -26,7 +28,10 @@ export async function askCommand(
   const { config, log } = runtime;
   // Usage errors first, before anything starts.
   const schema = options.outputSchema === undefined ? undefined : await loadAnswerSchema(options.outputSchema);
-  const printer = askPrinter(outputFormatOf(options), output, schema !== undefined);
+  const printer = askPrinter(outputFormatOf(options), output, {
+    wholeAnswer: schema !== undefined,
+    pretty: options.pretty === true,
+  });
   // Loaded once, after the spawn: a sampling request before then waits for it like the turn does.
   let llmLoad: Promise<OllamaClient> | undefined;
   const llm = (): Promise<OllamaClient> =>
@@ -42,13 +47,26 @@ export async function askCommand(
   };
   const serverRequests = scriptGate(config.servers, llm, log, output.warn, options.yes === true, onRecord);
   const setUp = { runtime, output, prompt, options, schema, printer, serverRequests: records };
+  // Ollama down or the model missing ends the run at once, servers still starting (they are closed);
+  // `--json` and `stream-json` still print their one object saying why.
+  const notStarted = (error: unknown): never => {
+    const summary = { answer: '', model: config.ollama.model, toolCalls: [], steps: 0, toolsOffered: [], denied: [] };
+    const stats = new SessionStats().snapshot();
+    printer.failedToStart(
+      { ...summary, serverRequests: records, stats },
+      { exitCode: ExitCode.runtime, error: { type: 'ollama', message: errorMessage(error) } },
+    );
+    throw error;
+  };
   // Once the servers are starting: Ollama is checked and the turn's code loaded while they do.
   const meanwhile = async (): Promise<{ run: AskRun; turn: typeof import('./ask-turn.js') }> => {
     const turn = import('./ask-turn.js');
     const client = await llm();
-    const ollamaReady = client.checkAvailable().then(() => client.checkModel());
-    ollamaReady.catch(() => undefined);
-    return { run: { ...setUp, llm: client, ollamaReady }, turn: await turn };
+    await client
+      .checkAvailable()
+      .then(() => client.checkModel())
+      .catch(notStarted);
+    return { run: { ...setUp, llm: client }, turn: await turn };
   };
   return withHostAnd(runtime, notices, meanwhile, (host, { run, turn }) => turn.askWithHost(run, host), {
     serverRequests,

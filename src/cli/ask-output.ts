@@ -58,25 +58,37 @@ class TextPrinter implements AskPrinter {
 }
 
 class JsonPrinter implements AskPrinter {
-  constructor(private readonly output: Output) {}
+  constructor(
+    private readonly output: Output,
+    /** Compact by default (a script reads it); `--pretty` indents it for a person. */
+    private readonly indent: number,
+  ) {}
 
   start(): void {}
 
   event(): void {}
 
   finish(summary: AskSummary, end: AskEnd): void {
-    this.output.stdout(jsonForTerminal({ ...summary, ...(end.error ? { error: end.error } : {}) }));
+    this.output.stdout(jsonForTerminal({ ...summary, ...(end.error ? { error: end.error } : {}) }, this.indent));
   }
 
-  failedToStart(): void {}
+  /** The one object, saying why, even when the turn never began. */
+  failedToStart(summary: AskSummary, end: AskEnd): void {
+    this.finish(summary, end);
+  }
 }
 
-export function askPrinter(format: OutputFormat, output: Output, wholeAnswer: boolean): AskPrinter {
+/** `wholeAnswer`: `--output-schema` was given; `pretty`: `--pretty`. */
+export function askPrinter(
+  format: OutputFormat,
+  output: Output,
+  { wholeAnswer, pretty }: { wholeAnswer: boolean; pretty: boolean },
+): AskPrinter {
   switch (format) {
     case 'text':
       return new TextPrinter(output, wholeAnswer);
     case 'json':
-      return new JsonPrinter(output);
+      return new JsonPrinter(output, pretty ? 2 : 0);
     case 'stream-json':
       return new StreamJsonPrinter(output.stdout, (value) => jsonForTerminal(value, 0), wholeAnswer);
   }

@@ -2,6 +2,7 @@
  * The seam between `ask` and what it prints: the turn's start, its events and its end, as
  * every `--output-format` receives them (ask-output.ts, stream-json.ts).
  */
+import type { DeniedCall } from './ask-denials.js';
 import type { ServerRequestRecord } from '../vocabulary/server-requests.js';
 import type { StatsSnapshot } from '../engine/session-stats.js';
 import type { ToolCallRecord, ToolOffer, ToolSpec, TurnEvent } from '../vocabulary/types.js';
@@ -23,6 +24,8 @@ export interface AskSummary {
   toolCalls: ToolCallRecord[];
   steps: number;
   toolsOffered: ({ step: number } & ToolOffer)[];
+  /** The calls that needed approval and were not run (no `--yes`). */
+  denied: DeniedCall[];
   serverRequests: ServerRequestRecord[];
   stats: StatsSnapshot;
 }

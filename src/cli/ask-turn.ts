@@ -4,7 +4,7 @@
  * summed up and the session saved when asked.
  */
 import type { ToolCallRecord, ToolOffer, TurnEvent } from '../vocabulary/types.js';
-import { ExitCode, assertNever, errorMessage } from '../shared/errors.js';
+import { ExitCode, assertNever } from '../shared/errors.js';
 import type { OllamaClient } from '../ollama/client.js';
 import type { McpHost } from '../mcp/host.js';
 import { ChatSession } from '../session/chat-session.js';
@@ -24,9 +24,13 @@ import { resumeAskSession, saveAskSession } from './ask-session.js';
 import type { AskSession } from './ask-session.js';
 import type { OutputFormat } from './ask-output.js';
 import { randomUUID } from 'node:crypto';
+import { ScriptApprovals } from './ask-denials.js';
+import { counted } from '../shared/plural.js';
 
 export interface AskOptions {
   json?: boolean;
+  /** `--pretty`: the `--json` object indented. */
+  pretty?: boolean;
   yes?: boolean;
   maxSteps: number;
   /** `--session <name>`: the conversation continued and saved (see ask-session.ts). */
@@ -77,7 +81,7 @@ function printEvent(event: TurnEvent, runtime: Runtime, output: Output): void {
       output.stderr(`error: ${event.message}\n${event.hint ? `${event.hint}\n` : ''}`);
       return;
     case 'step-limit':
-      output.stderr(`error: no final answer after ${event.steps} steps (raise it with --max-steps)\n`);
+      output.stderr(`error: no final answer after ${counted(event.steps, 'step')} (raise it with --max-steps)\n`);
       return;
     case 'assistant-delta':
     case 'thinking-delta':
@@ -98,7 +102,7 @@ function outcomeOf(event: TurnEvent): AskOutcome | undefined {
     case 'final':
       return { exitCode: ExitCode.ok, answer: event.answer, steps: event.steps, toolCalls: event.toolCalls };
     case 'step-limit': {
-      const error = { type: 'step-limit', message: `no final answer after ${event.steps} steps` };
+      const error = { type: 'step-limit', message: `no final answer after ${counted(event.steps, 'step')}` };
       return { exitCode: ExitCode.stepLimit, answer: '', steps: event.steps, toolCalls: event.toolCalls, error };
     }
     case 'error': {
@@ -121,9 +125,8 @@ export interface AskRun {
   options: AskOptions;
   schema: AnswerSchema | undefined;
   printer: AskPrinter;
+  /** Checked already: reachable, with the model. */
   llm: OllamaClient;
-  /** Ollama checked while the servers start: neither waits for the other. */
-  ollamaReady: Promise<void>;
   serverRequests: ServerRequestRecord[];
 }
 
@@ -137,12 +140,14 @@ export async function askWithHost(run: AskRun, host: McpHost): Promise<number> {
     ...(schema ? { answerFormat: schema.schema } : {}),
   });
   const toolsOffered: ({ step: number } & ToolOffer)[] = [];
+  const approvals = new ScriptApprovals(options.yes === true, output);
   const summary = (outcome?: AskOutcome): AskSummary => ({
     answer: outcome?.answer ?? '',
     model: llm.model,
     toolCalls: outcome?.toolCalls ?? [],
     steps: outcome?.steps ?? 0,
     toolsOffered,
+    denied: approvals.denied,
     serverRequests: run.serverRequests,
     stats: session.stats.snapshot(),
   });
@@ -153,19 +158,12 @@ export async function askWithHost(run: AskRun, host: McpHost): Promise<number> {
     servers: host.statuses(),
     tools: host.listTools(),
   });
-  await run.ollamaReady.catch((error: unknown) => {
-    printer.failedToStart(summary(), {
-      exitCode: ExitCode.runtime,
-      error: { type: 'ollama', message: errorMessage(error) },
-    });
-    throw error;
-  });
   resumeAskSession(session, options.session);
   const transcript = new TurnTranscript(prompt);
   let outcome: AskOutcome | undefined;
   for await (const event of session.runTurn(prompt)) {
     // A script has no one to ask: --yes is the answer given in advance.
-    if (event.type === 'approval-request') session.answer(event.id, options.yes === true ? 'once' : 'deny');
+    if (event.type === 'approval-request') session.answer(event.id, approvals.decide(event));
     printEvent(event, runtime, output);
     printer.event(event);
     if (event.type === 'tools-offered') toolsOffered.push({ step: event.step, ...event.offer });

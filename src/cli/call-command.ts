@@ -66,7 +66,8 @@ export async function callCommand(
     },
   );
   if (result.isError) {
-    output.stderr(`error: ${result.forModel}\n`);
+    // A tool's own "Error:" (the calculator's contract with the model) is not said twice.
+    output.stderr(`error: ${result.forModel.replace(/^error:\s*/i, '')}\n`);
     return ExitCode.runtime;
   }
   output.stdout(result.forModel);

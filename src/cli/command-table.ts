@@ -21,6 +21,7 @@ interface AskFlags {
   session?: string;
   outputFormat?: 'text' | 'json' | 'stream-json';
   outputSchema?: string;
+  pretty?: boolean;
 }
 
 interface JsonFlag {
@@ -124,7 +125,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     arguments: [['[prompt...]', 'the prompt']],
     takesGlobals: true,
     options: [
-      jsonFlag('print one JSON object: { answer, model, toolCalls, steps }'),
+      jsonFlag('print one JSON object, on one line: { answer, model, toolCalls, steps, denied, … }'),
+      { flags: '--pretty', description: 'with --json: indent the object for reading' },
       {
         flags: '-y, --yes',
         description: 'approve tools that need approval, and servers asking to use the model (sampling)',

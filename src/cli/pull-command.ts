@@ -8,7 +8,7 @@ import { PULL_RESUMES } from '../vocabulary/model-pull.js';
 import { createOllamaClient } from '../ollama/client.js';
 import { formatPullDone, formatPullProgress, PullMeter } from '../present/pull-progress.js';
 import type { Runtime } from '../session/runtime.js';
-import { ExitCode } from '../shared/errors.js';
+import { ExitCode, OllamaError, errorMessage } from '../shared/errors.js';
 import type { Output } from './output.js';
 
 /** The shell's code for a command stopped by Ctrl+C (128 + SIGINT). */
@@ -29,6 +29,11 @@ function terminalLine(stream: NodeJS.WriteStream): ProgressLine {
     draw: (text) => void stream.write(`\r${text}\u001b[K`),
     clear: () => void stream.write('\r\u001b[K'),
   };
+}
+
+/** What `--json` says of a failure: Ollama's kind of failure (`unreachable`, `model-missing`, …) and its words. */
+function errorRecord(error: unknown): { type: string; message: string } {
+  return { type: error instanceof OllamaError ? error.kind : 'failed', message: errorMessage(error) };
 }
 
 export async function pullCommand(
@@ -60,7 +65,11 @@ export async function pullCommand(
     return ExitCode.ok;
   } catch (error) {
     line?.clear();
-    if (!controller.signal.aborted) throw error;
+    if (!controller.signal.aborted) {
+      // A script reading stdout gets its one object either way; the error line goes to stderr as usual.
+      if (options.json) output.stdout(JSON.stringify({ model: name, status: 'error', error: errorRecord(error) }));
+      throw error;
+    }
     output.stderr(`Pull of ${name} cancelled. ${PULL_RESUMES}\n`);
     return INTERRUPTED;
   } finally {

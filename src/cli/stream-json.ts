@@ -8,6 +8,7 @@ import type { ToolCall, TurnEvent } from '../vocabulary/types.js';
 import { displayName } from '../vocabulary/tool-naming.js';
 import { assertNever } from '../shared/errors.js';
 import type { AskEnd, AskPrinter, AskStart, AskSummary } from './ask-printer.js';
+import { counted } from '../shared/plural.js';
 
 export type StreamLine =
   | {
@@ -73,7 +74,7 @@ function lineFor(event: TurnEvent): StreamLine | undefined {
         message: event.hint ? `${event.message}\n${event.hint}` : event.message,
       };
     case 'step-limit':
-      return { type: 'error', severity: 'error', message: `no final answer after ${event.steps} steps` };
+      return { type: 'error', severity: 'error', message: `no final answer after ${counted(event.steps, 'step')}` };
     case 'thought':
     case 'model-reply':
     case 'tools-offered':

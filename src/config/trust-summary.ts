@@ -100,16 +100,37 @@ function serverLines(name: string, entry: ServerEntry, configDir: string, cwd: s
   ];
 }
 
+/** Where the chat goes when `--host` or `OLLAMA_HOST` overrides the file's `ollama.base_url`. */
+export interface OllamaOverride {
+  url: string;
+  /** `--host` or `OLLAMA_HOST`. */
+  origin: string;
+}
+
+/** Where the chat is sent: the effective address, and the file's own when something overrides it. */
+function ollamaLine(baseUrl: string | undefined, override: OllamaOverride | undefined): string[] {
+  if (override !== undefined) {
+    const ignored = baseUrl === undefined ? '' : `; its own ${quoteForPerson(baseUrl)} is not used`;
+    return [`  sends the chat to ${quoteForPerson(override.url)} (${override.origin}${ignored})`];
+  }
+  return baseUrl === undefined ? [] : [`  sends the chat to ${quoteForPerson(baseUrl)}`];
+}
+
 /**
  * The file's path, then each server that would start and the settings that reach outside the chat.
  * `cwd` is where mcp-chat starts (`${PWD}`, and the base of a relative log file).
  */
-export function describeConfig(source: string, file: ConfigFile, cwd: string = path.dirname(source)): string[] {
+export function describeConfig(
+  source: string,
+  file: ConfigFile,
+  cwd: string = path.dirname(source),
+  override?: OllamaOverride,
+): string[] {
   const configDir = path.dirname(source);
   const servers = Object.entries(file.mcpServers ?? file.mcp_servers ?? {}).filter(([, entry]) => !entry.disabled);
   const lines = [`${source}:`, ...servers.flatMap(([name, entry]) => serverLines(name, entry, configDir, cwd))];
   if (servers.length === 0) lines.push('  no servers');
-  if (file.ollama?.base_url !== undefined) lines.push(`  sends the chat to ${quoteForPerson(file.ollama.base_url)}`);
+  lines.push(...ollamaLine(file.ollama?.base_url, override));
   if (file.logging?.file !== undefined)
     lines.push(`  writes its log to ${quoteForPerson(path.resolve(cwd, file.logging.file))}`);
   if (file.roots !== undefined && file.roots.length > 0) {

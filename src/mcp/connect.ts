@@ -59,11 +59,17 @@ async function connectStdio(config: StdioServerConfig, options: ConnectOptions):
       if (transport.pid === null) closeReason ??= loggable.message;
     });
   };
+  // The host closing mid-handshake stops the child itself, and waits for it: the SDK's own close on
+  // a failed `initialize` is not awaited, so a child deaf to end of input would outlive us.
+  let stopping: Promise<void> | undefined;
+  const stop = (): void => void (stopping = transport.close());
+  options.signal?.addEventListener('abort', stop, { once: true });
   try {
     await client.connect(transport, { timeout: options.timeoutMs });
   } catch (error) {
     client.onclose = undefined;
     await client.close().catch(() => undefined);
+    await stopping;
     // Let the piped stderr drain through the reader so the failure shows the child's last words.
     await new Promise((resolve) => setImmediate(resolve));
     const tail = stderrTail.text();
@@ -71,6 +77,8 @@ async function connectStdio(config: StdioServerConfig, options: ConnectOptions):
     throw new Error(`${hideValues(errorMessage(error), secrets)}${tail ? `\nlast output:\n${tail}` : ''}`, {
       cause: error,
     });
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
   }
   return { client, stderrTail: () => stderrTail.text(), closeReason: () => closeReason };
 }

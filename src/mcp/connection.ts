@@ -37,6 +37,8 @@ export interface ConnectOptions {
   log: Logger;
   /** Bound on the initialize handshake. */
   timeoutMs: number;
+  /** Aborts the handshake (the host closed while the server started): the child is stopped, not left waiting. */
+  signal?: AbortSignal;
   /** Called once when the session ends for any reason other than our own close. */
   onClosed: () => void;
   /** The directories the user works in, offered to the server as roots. */

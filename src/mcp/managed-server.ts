@@ -143,6 +143,7 @@ export class ManagedServer {
     return connectServer(this.config, {
       log: this.log,
       timeoutMs: session.timeoutMs,
+      signal: session.signal,
       onClosed: session.onClosed,
       roots: this.deps.roots,
       onListChanged: (list) => void this.onListChanged(list, session),

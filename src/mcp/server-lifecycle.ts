@@ -32,6 +32,8 @@ export type ServerState = 'starting' | 'ready' | 'crashed' | 'failed' | 'disable
 export interface Session {
   /** Bound on the initialize handshake. */
   readonly timeoutMs: number;
+  /** Aborted when the host closes before the session is open. */
+  readonly signal: AbortSignal;
   /** To be called when the session ends other than by our own close. */
   onClosed(): void;
   /** The session's connection while it is the server's current one and ready; undefined once it is not. */
@@ -56,6 +58,8 @@ export class ServerLifecycle {
   private serverState: ServerState = 'starting';
   private lastStartMs: number | undefined;
   private lastFailure: string | undefined;
+  /** The start under way, stopped by `close`. */
+  private opening: AbortController | undefined;
 
   constructor(
     private readonly config: ServerConfig,
@@ -91,8 +95,10 @@ export class ServerLifecycle {
     this.setState('starting');
     const began = performance.now();
     const generation = ++this.generation;
+    const opening = new AbortController();
+    this.opening = opening;
     try {
-      const connection = await this.hooks.open(this.session(generation));
+      const connection = await this.hooks.open(this.session(generation, opening.signal));
       if (generation !== this.generation) {
         // Turned off while it started: the new session is not wanted.
         await connection.client.close().catch(() => undefined);
@@ -107,14 +113,16 @@ export class ServerLifecycle {
       this.log.info({ ...prepared, startMs: this.lastStartMs }, 'server ready');
       this.setState('ready');
     } catch (error) {
-      if (generation !== this.generation) return;
+      // Stopped by `close` or `disable`: not a failure of the server.
+      if (generation !== this.generation || this.serverState === 'closed') return;
       this.failedToStart(error);
     }
   }
 
-  private session(generation: number): Session {
+  private session(generation: number, signal: AbortSignal): Session {
     return {
       timeoutMs: startTimeoutMs(this.config),
+      signal,
       onClosed: () => this.onUnexpectedClose(generation),
       current: () => (generation === this.generation && this.serverState === 'ready' ? this.connected : undefined),
     };
@@ -195,6 +203,9 @@ export class ServerLifecycle {
 
   async close(): Promise<void> {
     this.setState('closed');
+    // A start under way stops its child before the host is closed.
+    this.opening?.abort();
+    await this.starting;
     const connection = this.connected;
     this.connected = undefined;
     await connection?.client.close().catch((error: unknown) => this.log.warn({ err: error }, 'close failed'));

@@ -16,7 +16,6 @@ import {
   type ElicitRequestFormParams,
   type ElicitResult,
   ErrorCode,
-  McpError,
   type Result,
   type SamplingMessage as McpSamplingMessage,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -171,10 +170,24 @@ async function answer<T extends Result>(
   return { task };
 }
 
+/**
+ * An error answer with its code and bare words. The SDK sends a thrown error's `message` and the
+ * receiving SDK prefixes `MCP error <code>: ` again, so an `McpError` (prefixed already) would reach
+ * the server, and the user, as `MCP error -1: MCP error -1: …`.
+ */
+class RequestRefused extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The protocol's error for a sampling request that did not run or failed. */
-function samplingError(error: unknown): McpError {
-  if (error instanceof DeclinedRequest) return new McpError(USER_REJECTED, error.message);
-  return new McpError(ErrorCode.InternalError, `sampling failed: ${errorMessage(error)}`);
+function samplingError(error: unknown): RequestRefused {
+  if (error instanceof DeclinedRequest) return new RequestRefused(USER_REJECTED, error.message);
+  return new RequestRefused(ErrorCode.InternalError, `sampling failed: ${errorMessage(error)}`);
 }
 
 /** The handlers the client answers a server's requests with, and the capabilities they need. */

@@ -5,6 +5,7 @@
  * alive (up to a ceiling), as a call that keeps reporting progress is; a quiet one, or one the
  * user stops, is cancelled on the server (`tasks/cancel`), never left running there.
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ResponseMessage } from '@modelcontextprotocol/sdk/shared/responseMessage.js';
@@ -87,6 +88,9 @@ class TaskCall {
   }
 
   async run(args: Record<string, unknown>): Promise<CallToolResult> {
+    // The SDK's stream polls `tasks/get` on this signal and leaves an abort listener per poll: they
+    // go with the signal when the call ends, but past ten Node would print a leak warning over the chat.
+    setMaxListeners(0, this.requests.signal);
     const stream = this.client.experimental.tasks.callToolStream(
       { name: this.tool, arguments: args },
       CallToolResultSchema,
@@ -195,13 +199,30 @@ class TaskCall {
       await sleep(interval, undefined, { signal }).catch(() => undefined);
       if (this.over) return;
       try {
-        const now = await this.client.experimental.tasks.getTask(task.taskId, { signal, timeout: this.options.idleMs });
+        const now = await this.poll(task.taskId);
         if (!this.over) this.hear(now);
         if (isTerminal(now.status)) return;
       } catch (error) {
         // Not heard is not alive: the watchdog decides, the result may still come.
         if (!this.over) this.log.debug({ taskId: task.taskId, err: errorMessage(error) }, 'task status poll failed');
       }
+    }
+  }
+
+  /**
+   * One `tasks/get`, on a signal of its own: the SDK leaves its abort listener on the signal a
+   * request is given, so polls on the call's one signal would pile up a listener each.
+   */
+  private async poll(taskId: string): Promise<Task> {
+    const { signal } = this.requests;
+    const request = new AbortController();
+    const abort = (): void => request.abort(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    try {
+      const options = { signal: request.signal, timeout: this.options.idleMs };
+      return await this.client.experimental.tasks.getTask(taskId, options);
+    } finally {
+      signal.removeEventListener('abort', abort);
     }
   }
 

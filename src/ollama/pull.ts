@@ -32,12 +32,8 @@ function notInLibrary(model: string): OllamaError {
   );
 }
 
-function pullFailed(target: Target, detail: string): OllamaError {
-  return new OllamaError(
-    `pulling ${target.model} through ${target.baseUrl} failed: ${detail}`,
-    'request-failed',
-    PULL_RESUMES,
-  );
+function pullFailed(target: Target, detail: string, hint: string | undefined): OllamaError {
+  return new OllamaError(`pulling ${target.model} through ${target.baseUrl} failed: ${detail}`, 'request-failed', hint);
 }
 
 /** Each layer's size and progress as reported, summed over the layers. */
@@ -72,12 +68,14 @@ function pullFailure(error: unknown, target: Target, guard: RequestGuard, signal
   if (signal?.aborted) return abortError();
   const said = guard.serverError ?? (isResponseError(error) ? error.error : undefined);
   if (said !== undefined && NOT_IN_LIBRARY.test(said)) return notInLibrary(target.model);
-  if (guard.serverError !== undefined) return pullFailed(target, guard.serverError);
-  if (error instanceof OllamaError || isResponseError(error) || isConnectionError(error)) {
+  if (guard.serverError !== undefined) return pullFailed(target, guard.serverError, PULL_RESUMES);
+  // Refused before any download (a proxy, a server that is not Ollama): what it said, not a hint to pull.
+  if (isResponseError(error)) return pullFailed(target, `HTTP ${error.status_code}: ${error.error}`, undefined);
+  if (error instanceof OllamaError || isConnectionError(error)) {
     return toOllamaError(error, target);
   }
   // The stream broke after it had started (Ollama stopped, the connection dropped).
-  return pullFailed(target, lostConnectionDetail(error));
+  return pullFailed(target, lostConnectionDetail(error), PULL_RESUMES);
 }
 
 /**

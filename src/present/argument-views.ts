@@ -5,6 +5,7 @@
  * and a long value shows its size, its first and its last line, and whole where it is reviewed
  * (review-lines.ts).
  */
+import { counted } from '../shared/plural.js';
 
 /** A value of at most this many characters, on one line, is shown whole in the approval question. */
 const SHORT_VALUE_CHARS = 100;
@@ -48,10 +49,6 @@ export function valueText(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
 }
 
-function plural(count: number, word: string): string {
-  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
-}
-
 /** An argument shown on one line, whole: a path, or a short value without line breaks. */
 export function oneLineArgument(key: string, value: unknown): string | undefined {
   const compact = JSON.stringify(value) ?? String(value);
@@ -64,7 +61,7 @@ export function oneLineArgument(key: string, value: unknown): string | undefined
 
 /** A long value's size, as its summary line says it. */
 export function valueSize(text: string): string {
-  return `${plural(text.length, 'character')}, ${plural(text.split('\n').length, 'line')}`;
+  return `${counted(text.length, 'character')}, ${counted(text.split('\n').length, 'line')}`;
 }
 
 /** One argument of the approval question: a line, or a summary line with its first and last lines. */

@@ -6,6 +6,7 @@
  */
 import type { ChatMessage } from '../vocabulary/types.js';
 import { showControls } from '../shared/terminal-text.js';
+import { counted } from '../shared/plural.js';
 
 /** A message's lines are set off from the labels, so a line inside one cannot pass for a label. */
 const GUTTER = '  │ ';
@@ -39,7 +40,7 @@ function bodyLines(content: string): string[] {
 }
 
 export function promptMessagesView(server: string, prompt: string, messages: readonly ChatMessage[]): string {
-  const count = `${messages.length} message${messages.length === 1 ? '' : 's'}`;
+  const count = counted(messages.length, 'message');
   const lines = [`prompt ${server}:${showControls(prompt)}: ${count}, given to the model as this turn's input:`];
   for (const message of messages) {
     lines.push(`  ${label(message, server)}`, ...bodyLines(message.content).map((line) => `${GUTTER}${line}`));

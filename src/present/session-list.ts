@@ -1,6 +1,7 @@
 /** Saved sessions for people: `mcp-chat sessions` and the REPL's `/sessions`, one line each, newest first. */
 import { sanitizeForDisplay } from '../shared/terminal-text.js';
 import { formatTime } from './task-list.js';
+import { counted } from '../shared/plural.js';
 
 /** What a listing shows of a session (the store's `SessionSummary`). */
 export interface SessionRow {
@@ -23,7 +24,7 @@ export function formatSessionList(sessions: readonly SessionRow[], now: Date, cu
   const timeWidth = Math.max(...times.map((time) => time.length));
   const lines = sessions.map((session, index) => {
     const mark = session.name === current ? '*' : ' ';
-    const turns = `${session.turns} turn${session.turns === 1 ? '' : 's'}`.padStart(10);
+    const turns = counted(session.turns, 'turn').padStart(10);
     const when = (times[index] ?? '').padEnd(timeWidth);
     const model = sanitizeForDisplay(session.model, 40).padEnd(modelWidth);
     return `${mark} ${session.name.padEnd(nameWidth)}  ${when}  ${model}  ${turns}  ${sanitizeForDisplay(session.title, MAX_TITLE)}`;

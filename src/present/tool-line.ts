@@ -7,6 +7,7 @@ import { displayName } from '../vocabulary/tool-naming.js';
 import type { ToolCall, ToolResult } from '../vocabulary/types.js';
 import { sanitizeForDisplay } from '../shared/terminal-text.js';
 import { lineArguments } from './argument-views.js';
+import { counted } from '../shared/plural.js';
 
 /** Room for the arguments on a tool line: paths are never cut, so this only stops a runaway line. */
 const MAX_ARGS_CHARS = 4_000;
@@ -43,5 +44,5 @@ export function formatToolLine(call: ToolCall, result: ToolResult): string {
 
 /** "1 tool", "5 tools": server summaries in `servers` and `doctor`. */
 export function toolCount(count: number): string {
-  return count === 1 ? '1 tool' : `${count} tools`;
+  return counted(count, 'tool');
 }

@@ -1,6 +1,7 @@
 /** The tool catalogue for people, by server with each tool's parameters: `tools` and the REPL's `tools`. */
 import { catalogueTokens } from '../engine/tool-selection/tool-cost.js';
 import type { ToolSpec } from '../vocabulary/types.js';
+import { counted } from '../shared/plural.js';
 import { twoColumns } from './listing-layout.js';
 
 /** What the catalogue may take of each request: `num_ctx` and the configured share of it. */
@@ -25,7 +26,7 @@ function budgetLine(tools: ToolSpec[], { numCtx, budgetShare }: ToolBudget): str
   const size = catalogueTokens(tools, 'native');
   const budget = Math.floor(numCtx * budgetShare);
   const share = `${Math.round(budgetShare * 1000) / 10} % of num_ctx ${numCtx}`;
-  const catalogue = `${tools.length} tools, about ${size} tokens`;
+  const catalogue = `${counted(tools.length, 'tool')}, about ${size} tokens`;
   return size <= budget
     ? `${catalogue}: within the tool budget of ${budget} tokens (${share}); every request offers them all.`
     : `${catalogue}: over the tool budget of ${budget} tokens (${share}); each request offers the tools that fit, ` +

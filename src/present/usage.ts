@@ -4,6 +4,7 @@
  * chat/session-stats.ts.
  */
 import type { StatsSnapshot } from '../engine/session-stats.js';
+import { counted } from '../shared/plural.js';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /**
@@ -34,7 +35,7 @@ export function formatStats(stats: StatsSnapshot): string {
   const speed = stats.tokensPerSecond === null ? '' : ` · ${stats.tokensPerSecond} tokens/s`;
   const load = stats.loadMs > 0 ? ` (${seconds(stats.loadMs)} loading)` : '';
   return [
-    `Session: ${stats.turns} ${stats.turns === 1 ? 'turn' : 'turns'}, ${stats.requests} model ${stats.requests === 1 ? 'request' : 'requests'}`,
+    `Session: ${counted(stats.turns, 'turn')}, ${counted(stats.requests, 'model request')}`,
     `Tokens: ${count(stats.inputTokens)} in, ${count(stats.outputTokens)} out${speed}`,
     `Time: ${seconds(stats.modelMs)} in the model${load}, ${seconds(stats.toolMs)} in tools`,
     toolLine(stats),

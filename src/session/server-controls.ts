@@ -10,6 +10,7 @@ import type { NoticeFeed } from './feeds.js';
 import type { Runtime } from './runtime.js';
 import type { ServerRequestGate } from './server-request-gate.js';
 import type { SessionHost, TaskInfo } from './session-host.js';
+import { counted } from '../shared/plural.js';
 
 /** The levels `logging/setLevel` takes, least severe first. */
 const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
@@ -80,7 +81,7 @@ export class ServerControls {
     const name = status?.name ?? server;
     if (!on) return `${name} is off: its tools are not offered until /enable ${name}.`;
     return status?.state === 'ready'
-      ? `${status.name} is on: ${status.toolCount} tools.`
+      ? `${status.name} is on: ${counted(status.toolCount, 'tool')}.`
       : `${name} did not start: ${status?.lastError ?? status?.state ?? 'unknown'}`;
   }
 

@@ -5,13 +5,14 @@
 import { ExitCode, McpChatError, UsageError } from '../shared/errors.js';
 import { exportSession } from '../state/session-export.js';
 import type { SessionKeeper } from '../state/session-keeper.js';
+import { counted } from '../shared/plural.js';
 
 /** `/save <name>`: the chat is saved under `name` from now on. */
 export async function saveSessionAs(keeper: SessionKeeper, name: string | undefined): Promise<string> {
   if (!name) throw new UsageError('name the session: /save <name>');
   const saved = await keeper.saveAs(name);
   return saved
-    ? `Saved as ${name} (${saved.turns} turns); later turns are saved there too. mcp-chat --resume ${name} continues it.`
+    ? `Saved as ${name} (${counted(saved.turns, 'turn')}); later turns are saved there too. mcp-chat --resume ${name} continues it.`
     : `This chat will be saved as ${name} after its first answer.`;
 }
 

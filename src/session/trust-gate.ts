@@ -16,7 +16,8 @@ import {
 } from '../config/load.js';
 import { readConfigBytes } from '../config/json-text.js';
 import { describeRefused } from '../config/project-env.js';
-import { describeConfig, describeDotEnv } from '../config/trust-summary.js';
+import { describeConfig, describeDotEnv, type OllamaOverride } from '../config/trust-summary.js';
+import { normalizeOllamaUrl } from '../config/ollama-url.js';
 import { snapshot, type FileSnapshot, type TrustStore } from '../state/trust-store.js';
 import { ConfigError, errorMessage } from '../shared/errors.js';
 
@@ -140,6 +141,14 @@ export async function passTrustGate(options: GateOptions): Promise<GateResult> {
   return result;
 }
 
+/** `--host`, else `OLLAMA_HOST`: they win over the file's `ollama.base_url`, so the question names them. */
+function ollamaOverride(load: LoadConfigOptions): OllamaOverride | undefined {
+  const host = load.flags?.host ?? load.env.OLLAMA_HOST;
+  if (host === undefined) return undefined;
+  const origin = load.flags?.host !== undefined ? '--host' : 'OLLAMA_HOST';
+  return { url: normalizeOllamaUrl(host, origin), origin };
+}
+
 /** The REPL's question about `config` (and an untrusted `.env` beside it), from the bytes read once. */
 async function ask(
   options: GateOptions,
@@ -148,7 +157,8 @@ async function ask(
 ): Promise<{ trust: true } | { trust: false; fallback: FoundConfig }> {
   const { load } = options;
   const fallback = discoverConfigFile({ ...load, skipWorkingDirectory: true });
-  const lines = describeConfig(config.path, parseConfigFile(config.path, config.content), load.cwd);
+  const file = parseConfigFile(config.path, config.content);
+  const lines = describeConfig(config.path, file, load.cwd, ollamaOverride(load));
   if (dotEnv) lines.push(...describeDotEnv(dotEnv.path, parseDotEnv(dotEnv.content)));
   const answer = await options.askTrust?.({ directory: load.cwd, lines, fallback: describeFallback(fallback) });
   return answer === 'trust' ? { trust: true } : { trust: false, fallback };

@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../shared/atomic-write.js';
 import { ExitCode, McpChatError, UsageError, assertNever } from '../shared/errors.js';
 import { jsonForTerminal, sanitizeForTerminal } from '../shared/terminal-text.js';
 import type { SavedItem, SavedSession } from './session-file.js';
+import { counted } from '../shared/plural.js';
 
 /** A fence longer than any run of backticks in `text`, so what a tool returned cannot close it. */
 function fenced(text: string): string {
@@ -45,7 +46,7 @@ export function sessionMarkdown(saved: SavedSession): string {
   const head = [
     `# mcp-chat session ${saved.name}`,
     '',
-    `Model ${saved.model} · ${saved.turns} turns · begun ${saved.createdAt} · saved ${saved.updatedAt}`,
+    `Model ${saved.model} · ${counted(saved.turns, 'turn')} · begun ${saved.createdAt} · saved ${saved.updatedAt}`,
   ];
   // The text is made inert as the screen makes it: escape sequences and controls go, bidi controls show.
   return sanitizeForTerminal(`${[...head, ...saved.screen.map(itemMarkdown)].join('\n\n')}\n`);

@@ -5,6 +5,7 @@
  */
 import type { TurnEvent } from '../vocabulary/types.js';
 import type { SavedItem } from './session-file.js';
+import { counted } from '../shared/plural.js';
 
 export class TurnTranscript {
   readonly items: SavedItem[];
@@ -30,7 +31,7 @@ export class TurnTranscript {
     } else if (event.type === 'error') {
       this.items.push({ type: 'error', text: event.message, ...(event.hint ? { hint: event.hint } : {}) });
     } else if (event.type === 'step-limit') {
-      this.items.push({ type: 'error', text: `No final answer after ${event.steps} steps.` });
+      this.items.push({ type: 'error', text: `No final answer after ${counted(event.steps, 'step')}.` });
     } else if (event.type === 'cancelled') {
       this.items.push({ type: 'info', text: 'Cancelled.' });
     }

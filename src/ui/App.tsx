@@ -126,6 +126,22 @@ function useLetGoOfPrinted(state: ScreenState, printed: (lastId: number) => void
   }, [lastDrawn, printed]);
 }
 
+/**
+ * Leaving draws one last frame without the status bar and the input line, then exits: Ink keeps
+ * the last frame on the terminal, and a prompt left there would look as if it still took input.
+ */
+function useLeaving(exiting: boolean, exit: () => void): { leaving: boolean; leave: () => void } {
+  const [leaving, setLeaving] = useState(false);
+  const leave = useCallback(() => setLeaving(true), []);
+  useEffect(() => {
+    if (exiting) setLeaving(true);
+  }, [exiting]);
+  useEffect(() => {
+    if (leaving) exit();
+  }, [leaving, exit]);
+  return { leaving, leave };
+}
+
 export function App({ session, inputHistory }: AppProps): React.JSX.Element {
   const { exit } = useApp();
   const { stdout, write } = useStdout();
@@ -141,9 +157,7 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
     setLineState(next);
   };
 
-  useEffect(() => {
-    if (state.exiting) exit();
-  }, [state.exiting, exit]);
+  const { leaving, leave } = useLeaving(state.exiting, exit);
 
   const guard = useQuestionGuard(state.questions[0], { current: () => lineRef.current, set: setLine });
   const remember = inputHistory && ((text: string): void => void inputHistory.add(text));
@@ -151,7 +165,7 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
   // whenever it changes, which would be at every frame of a streaming reply.
   const keyHandler = useRef<(input: string, key: Key) => void>(() => undefined);
   keyHandler.current = (input, key) =>
-    handleKey(input, key, { chat, currentLine: () => lineRef.current, setLine, exit, remember, guard });
+    handleKey(input, key, { chat, currentLine: () => lineRef.current, setLine, exit: leave, remember, guard });
   useInput(
     useCallback((input: string, key: Key) => {
       for (const press of keysInChunk(input, key)) keyHandler.current(press.input, press.key);
@@ -169,16 +183,20 @@ export function App({ session, inputHistory }: AppProps): React.JSX.Element {
           </Box>
         )}
       </Static>
-      <PendingView
-        activity={state.activity}
-        streamed={chat.streamed}
-        continues={state.committed !== ''}
-        width={width}
-      />
-      <PullLine pulling={state.pulling} width={width} />
-      <QueuedLines lines={state.queued} width={width} />
-      <StatusBar model={session.model} {...statusOf(state)} width={width} />
-      <Prompt line={line} busy={isBusy(state)} {...promptLabel(state, line, guard)} />
+      {leaving ? null : (
+        <>
+          <PendingView
+            activity={state.activity}
+            streamed={chat.streamed}
+            continues={state.committed !== ''}
+            width={width}
+          />
+          <PullLine pulling={state.pulling} width={width} />
+          <QueuedLines lines={state.queued} width={width} />
+          <StatusBar model={session.model} {...statusOf(state)} width={width} />
+          <Prompt line={line} busy={isBusy(state)} {...promptLabel(state, line, guard)} />
+        </>
+      )}
     </Box>
   );
 }

@@ -11,6 +11,7 @@ import type { PullView } from '../present/pull-progress.js';
 import type { Activity, HistoryItem, NewHistoryItem } from './history.js';
 import type { OllamaStatus } from './ollama-status.js';
 import type { ScreenQuestion } from './server-questions.js';
+import { counted } from '../shared/plural.js';
 
 export interface ChatState {
   /**
@@ -119,7 +120,7 @@ export interface ResumedScreen {
 export function resumedScreen(saved: SavedSession, note?: string): ResumedScreen {
   const from = shownFrom(saved.screen);
   const shown = saved.screen.slice(from);
-  const turns = `${saved.turns} turn${saved.turns === 1 ? '' : 's'}`;
+  const turns = counted(saved.turns, 'turn');
   const when = formatTime(saved.updatedAt, new Date());
   const drawn = shown.filter((item) => item.type === 'user').length;
   const part = from > 0 ? ` (the last ${drawn} above; /export <file.md> writes them all)` : '';

@@ -120,7 +120,8 @@ export function questionKey(
   input: string,
   key: Key,
   state: { line: LineState; ready: boolean },
-  then: { setLine: (next: LineState) => void; answer: (text: string) => void },
+  /** `answer` is false when the line was refused: it stays, to be fixed rather than typed again. */
+  then: { setLine: (next: LineState) => void; answer: (text: string) => boolean },
 ): void {
   if (key.tab) return;
   const { line, ready } = state;
@@ -131,6 +132,6 @@ export function questionKey(
     then.setLine(typed);
     return;
   }
-  then.setLine({ ...emptyLine, recall: line.recall });
-  then.answer(typed.text);
+  const taken = then.answer(typed.text);
+  then.setLine(taken ? { ...emptyLine, recall: line.recall } : typed);
 }

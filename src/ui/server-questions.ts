@@ -172,9 +172,16 @@ function answerForm(
   if ('problem' in input) return again(`${field.name} needs ${input.problem}.`);
   const values = 'value' in input ? { ...question.values, [field.name]: input.value } : question.values;
   // Security: a secret's value is never shown, nor kept with the screen in the session file.
-  const shown = !('value' in input) ? '(left out)' : field.secret ? '(hidden)' : JSON.stringify(input.value);
+  const shown = !('value' in input) ? '(left out)' : field.secret ? '(hidden)' : valueShown(field, input.value);
   const next = { ...question, values, answered: question.answered + 1 };
   return { next, items: [{ type: 'user', text: `${field.name} = ${shown}` }] };
+}
+
+/** A chosen option by its title (what the list showed), not the value the server gets. */
+function valueShown(field: FormField, value: FormValue): string {
+  if (field.kind !== 'choice' && field.kind !== 'choices') return JSON.stringify(value);
+  const title = (chosen: string): string => field.options.find((option) => option.value === chosen)?.label ?? chosen;
+  return Array.isArray(value) ? value.map(title).join(', ') : title(String(value));
 }
 
 /** Esc: no to whatever is asked (a form is cancelled). */

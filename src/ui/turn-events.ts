@@ -13,6 +13,7 @@ import { ollamaStatusAfter } from './ollama-status.js';
 import { promptMessagesView } from '../present/prompt-messages.js';
 import { formatToolOffer } from '../present/tool-offer.js';
 import { thoughtLine } from '../present/usage.js';
+import { counted } from '../shared/plural.js';
 
 export interface TurnEventAction {
   type: 'turn-event';
@@ -161,7 +162,7 @@ function applyEvent(state: ChatState, event: TurnEvent, debug: boolean): ChatSta
     case 'step-limit':
       return addItems(state, {
         type: 'error',
-        text: `No final answer after ${event.steps} steps.`,
+        text: `No final answer after ${counted(event.steps, 'step')}.`,
         hint: 'Ask again, or more specifically.',
       });
     case 'cancelled':

@@ -44,7 +44,8 @@ export interface ChatController {
   streamed: StreamedText;
   /** The state now, for key handlers: the last render may lag behind it. */
   current: () => ChatState;
-  submit: (text: string) => void;
+  /** False when the line was not taken: an answer the question refused (it stays on the line to be fixed). */
+  submit: (text: string) => boolean;
   /** Cancels the running turn; false when none runs. */
   cancel: () => boolean;
   /** What the approval question's keys do. */
@@ -109,25 +110,32 @@ function firstState(session: ChatSession): ChatState {
 }
 
 /** Where a submitted line goes: the question asked, the argument asked for, a command, or a turn. */
-function routeLine(session: ChatSession, store: ChatStore, turn: TurnRef, clearScreen: () => void, text: string): void {
+function routeLine(
+  session: ChatSession,
+  store: ChatStore,
+  turn: TurnRef,
+  clearScreen: () => void,
+  text: string,
+): boolean {
   const question = store.getState().questions[0];
   if (question && !setAsideOffer(store, question, text)) {
     // A question takes the line even while a turn runs: the turn may be waiting on it.
     const { decision, ...step } = answerQuestion(question, text);
     store.dispatch({ type: 'question-step', id: question.id, ...step });
     if (decision !== undefined) decide(session, store, turn, question, decision);
-    return;
+    // Asked again as it was: the answer did not fit.
+    return step.next !== question;
   }
   if (isBusy(store.getState())) {
     // A line is never dropped: one sent as a turn ends (its answer already on screen) goes next.
     store.dispatch({ type: 'queued', text });
-    return;
+    return true;
   }
   if (store.getState().asking) {
     store.dispatch({ type: 'argument-answered', value: text.trim() });
     const asking = store.getState().asking;
     if (asking && !askedArgument(asking)) void runChatTurn(session, store, turn, asking.line, asking.answers);
-    return;
+    return true;
   }
   const parsed = parseInput(text, (word) => session.offers.isPromptName(word));
   store.dispatch({ type: 'submitted', text, parsed });
@@ -139,6 +147,7 @@ function routeLine(session: ChatSession, store: ChatStore, turn: TurnRef, clearS
       if (result.offerPull) offerPull(store, result.offerPull);
     });
   }
+  return true;
 }
 
 /** Tab's suggestions for a prompt argument's value, from its server. */

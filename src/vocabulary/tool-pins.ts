@@ -4,6 +4,7 @@
  * description, a new parameter, a claim to be read-only) or add one. A changed or new tool is
  * not offered to the model until the user accepts it.
  */
+import { counted } from '../shared/plural.js';
 
 /** What the model reads of a tool, and what approval takes its word for: compared whole. */
 export interface PinnedTool {
@@ -52,6 +53,5 @@ export function summariseChanges({ changes }: ServerToolChanges): string {
 
 /** `1 tool`, `2 tools`. */
 export function changedToolCount(changes: ServerToolChanges): string {
-  const count = changes.changes.length;
-  return `${count} ${count === 1 ? 'tool' : 'tools'}`;
+  return counted(changes.changes.length, 'tool');
 }

@@ -50,6 +50,7 @@ describe('mcp-chat ask', () => {
     const output = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(Object.keys(output).sort()).toEqual([
       'answer',
+      'denied',
       'model',
       'serverRequests',
       'stats',

@@ -150,7 +150,8 @@ describe('mcp-chat call', () => {
       env,
     });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: /);
+    // The calculator's text starts with `Error:` (its contract with the model): said once, not `error: Error:`.
+    expect(result.stderr).toBe('error: Unexpected end of expression (char 4)\n');
   });
 
   it('exits 2 on an unknown command or option', async () => {

@@ -69,6 +69,37 @@ describe('mcp-chat pull, for scripts', () => {
     expect(await listed()).not.toContain('qwen-nonexistent:latest');
   });
 
+  it('a server whose /api/pull fails says what failed (status and body), never to pull it again', async () => {
+    ollama.offerPull('granite3', { refuse: { status: 403, body: 'pulls are turned off on this server' } });
+    const result = await runCli(['pull', 'granite3'], { env: env() });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: pulling granite3 through ${ollama.url} failed: HTTP 403: pulls are turned off on this server\n`,
+    });
+  });
+
+  it('--json prints one error object on stdout when the name is not in the library, exit 1', async () => {
+    const result = await runCli(['pull', 'qwen-nonexistent', '--json'], { env: env() });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({
+      model: 'qwen-nonexistent',
+      status: 'error',
+      error: { type: 'model-missing', message: "no model named 'qwen-nonexistent' in the Ollama library" },
+    });
+    expect(result.stderr).toContain('ollama.com/library');
+  });
+
+  it('--json prints one error object on stdout when Ollama is unreachable, exit 1', async () => {
+    const gone = await startFakeOllama();
+    await gone.close();
+    const result = await runCli(['pull', 'qwen3', '--json'], { env: cleanEnv({ OLLAMA_HOST: gone.url }) });
+    expect(result.code).toBe(1);
+    const printed = JSON.parse(result.stdout) as { status: string; error: { type: string; message: string } };
+    expect(printed).toMatchObject({ model: 'qwen3', status: 'error', error: { type: 'unreachable' } });
+    expect(printed.error.message).toContain(gone.url);
+  });
+
   it('Ctrl+C aborts the request and exits 130, the model not pulled', async () => {
     ollama.offerPull('gemma3', { hold: { afterLines: 4 } });
     const child = spawn(process.execPath, [CLI, 'pull', 'gemma3'], { cwd: REPO_ROOT, env: env() });

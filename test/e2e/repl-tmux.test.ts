@@ -152,5 +152,8 @@ describe.skipIf(!TmuxPane.available())('the REPL in a terminal', () => {
     pane.type('quit', 'Enter');
     await vi.waitFor(() => expect(pane.exited()).toBe(true), SCREEN_WAIT);
     await vi.waitFor(() => expect(children.filter(isProcessAlive)).toEqual([]), SCREEN_WAIT);
+    // The status bar and the input line are gone with the chat; the conversation stays.
+    expect(pane.screen()).toContain('› quit');
+    expect(pane.screen()).not.toMatch(/llama3\.2 {2}ollama ✓/);
   });
 });

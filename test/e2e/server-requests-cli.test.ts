@@ -136,6 +136,9 @@ describe.concurrent.each<Transport>(['stdio', 'Streamable HTTP'])(
         expect(result.code).toBe(1);
         expect(result.stderr).toContain('everything asked to use the model (sampling); declined');
         expect(result.stderr).toContain('Pass --yes, or set "sampling": "allow"');
+        // What the server was told comes back once, with one protocol prefix.
+        expect(result.stderr).toContain('error: MCP error -1: sampling needs the user’s approval');
+        expect(result.stderr).not.toContain('MCP error -1: MCP error');
         expect(ollama.chatRequests.filter((request) => request.messages.length > 0)).toEqual([]);
         ollama.script('With yes.');
         const yes = await cli([...sampling('zebra'), '--yes'], transport);

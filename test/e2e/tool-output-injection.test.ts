@@ -44,6 +44,7 @@ describe.each<CallMode>(['text', 'native'])('tool-output injection through ask (
   it('tool-output injection: a file telling the model to call write_file is denied without --yes, and the model is told', async () => {
     const result = await ask([]);
     expect(result.code).toBe(0);
+    expect(result.stderr).toContain('file.write_file(');
     const output = JSON.parse(result.stdout) as { toolCalls: { tool: string; isError: boolean; result: string }[] };
     expect(output.toolCalls.map((record) => [record.tool, record.isError])).toEqual([
       ['read_file', false],

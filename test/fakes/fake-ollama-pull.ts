@@ -28,6 +28,8 @@ export interface FakePullSpec {
   hold?: { afterLines: number; until?: Promise<unknown> };
   /** Drop the connection after this many lines, as an Ollama that stopped mid-pull. */
   dropAfterLines?: number;
+  /** Answer with this status and body instead of a pull, as a proxy or a server that is not Ollama does. */
+  refuse?: { status: number; body: string };
   /** The model as `/api/tags` and `/api/show` list it once pulled; default `{ name }`. */
   model?: Omit<FakeModel, 'name'>;
 }
@@ -76,6 +78,11 @@ export async function playPull(
   spec: FakePullSpec | undefined,
   stream: boolean,
 ): Promise<boolean> {
+  if (spec?.refuse) {
+    exchange.res.writeHead(spec.refuse.status, { 'Content-Type': 'text/plain' });
+    exchange.res.end(spec.refuse.body);
+    return false;
+  }
   const lines = pullLines(name, spec);
   const last = lines[lines.length - 1] ?? {};
   if (!stream) {

@@ -241,7 +241,7 @@ describe('file server tools', () => {
       expect((await call(client, 'read_file', { path: path.join(second, 'two.txt') })).text).toBe('second');
       expect((await call(client, 'read_file', { path: 'two.txt' })).isError).toBe(true);
       expect((await call(client, 'write_file', { path: path.join(second, 'new.txt'), content: 'x' })).text).toBe(
-        `Created ${path.join(second, 'new.txt')} (1 bytes written)`,
+        `Created ${path.join(second, 'new.txt')} (1 byte written)`,
       );
     } finally {
       await fsp.rm(second, { recursive: true, force: true });

@@ -129,6 +129,8 @@ describe('a server asks the user, in the REPL', () => {
     await app.waitForScreen('needs an email address, like ana@example.com');
     app.press(KEY.enter);
     await app.waitForScreen('email needs an email address');
+    // The refused entry stays on the line, to be fixed rather than typed again.
+    await app.waitForScreen(/^email › not-an-email/m);
     app.press('\u0015');
     await answer('email', 'ana@example.com');
     await answer('homepage', '');
@@ -142,8 +144,12 @@ describe('a server asks the user, in the REPL', () => {
     await answer('untitledMultipleSelectEnum', '1,2');
     await answer('titledSingleSelectEnum', 'Wonder Woman');
     await answer('titledMultipleSelectEnum', '');
-    await answer('legacyTitledEnum', 'Dogs');
+    await answer('legacyTitledEnum', '2');
     await app.waitForScreen('send to everything? y/n ›');
+    // A choice is echoed by the title the list showed, not the value the server gets.
+    expect(app.screen()).toContain('titledSingleSelectEnum = Wonder Woman');
+    expect(app.screen()).toContain('legacyTitledEnum = Dogs');
+    expect(app.screen()).not.toContain('= "hero-3"');
     app.send('y');
     await app.waitForAnswer('Thanks.');
     const result = lastToolResult();

@@ -28,6 +28,7 @@ const summary: AskSummary = {
   toolCalls: [],
   steps: 1,
   toolsOffered: [],
+  denied: [],
   serverRequests: [],
   stats: new SessionStats().snapshot(),
 };

@@ -100,6 +100,16 @@ async function peer(): Promise<Peer> {
     },
     store,
   );
+  register(
+    server,
+    'patient',
+    async (id, s) => {
+      // Polled more often than Node's listener limit (10) before the result.
+      for (let poll = 0; poll < 15; poll += 1) await s.nextPoll();
+      await s.storeTaskResult(id, 'completed', { content: [{ type: 'text', text: 'done at last' }] });
+    },
+    store,
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'task-call-test', version: '1.0.0' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -163,6 +173,22 @@ describe('callToolAsTask', () => {
     const { tasks: onServer } = await store.listTasks();
     expect(onServer.map((task) => task.status)).toEqual(['cancelled']);
     expect(tasks.list().map((task) => task.status)).toEqual(['cancelled']);
+  });
+
+  it('polls a long task without piling listeners on one signal (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const { client } = await peer();
+      const result = await callToolAsTask(client, 'patient', {}, options());
+      expect(result.content).toEqual([{ type: 'text', text: 'done at last' }]);
+      // A warning is emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it("the server's progress numbers go with the status message on the line", async () => {

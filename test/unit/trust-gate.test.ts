@@ -46,6 +46,19 @@ function gate(env: Env, askTrust?: (question: TrustQuestion) => Promise<'trust' 
 }
 
 describe('passTrustGate', () => {
+  it('names the Ollama the chat will really go to: OLLAMA_HOST over the file, which it says is not used', async () => {
+    write('mcp_config.json', JSON.stringify({ ollama: { base_url: 'http://10.0.0.9:11434' }, mcpServers: {} }));
+    let question: TrustQuestion | undefined;
+    const { result } = gate({ OLLAMA_HOST: 'gpu-box:8080' }, async (asked) => {
+      question = asked;
+      return 'skip';
+    });
+    await result;
+    expect(question?.lines).toContain(
+      '  sends the chat to http://gpu-box:8080 (OLLAMA_HOST; its own http://10.0.0.9:11434 is not used)',
+    );
+  });
+
   it('swap while asking: the bytes shown are the bytes handed on and remembered, not a later edit', async () => {
     const shown = write('mcp_config.json', servers('calc'));
     let question: TrustQuestion | undefined;

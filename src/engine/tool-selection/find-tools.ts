@@ -6,6 +6,7 @@
 import { BUILT_IN_SERVER, FIND_TOOLS_NAME, displayName, type ToolRef } from '../../vocabulary/tool-naming.js';
 import type { ToolSpec } from '../../vocabulary/types.js';
 import { firstSentence } from './compact-tool.js';
+import { counted } from '../../shared/plural.js';
 
 export { FIND_TOOLS_NAME };
 /** Tools one search adds: enough to cover a task's few steps, few enough to keep the budget. */
@@ -48,5 +49,5 @@ export function foundToolsText(query: string, found: ToolSpec[], servers: string
     );
   }
   const lines = found.map((tool) => `- ${displayName(tool)}: ${firstSentence(tool.description, 120)}`);
-  return [`Found ${found.length} tools; they are offered from your next step on:`, ...lines].join('\n');
+  return [`Found ${counted(found.length, 'tool')}; they are offered from your next step on:`, ...lines].join('\n');
 }
