@@ -62,10 +62,14 @@ export async function askCommand(
   const meanwhile = async (): Promise<{ run: AskRun; turn: typeof import('./ask-turn.js') }> => {
     const turn = import('./ask-turn.js');
     const client = await llm();
-    await client
-      .checkAvailable()
-      .then(() => client.checkModel())
-      .catch(notStarted);
+    // The three questions to Ollama go out together: none waits for another's answer. Which failed
+    // first on the wire does not matter: Ollama being unreachable is said before a missing model.
+    const available = client.checkAvailable();
+    const pulled = client.checkModel();
+    pulled.catch(() => undefined);
+    // What the model can do is asked by the turn's first step; asked now, the answer is there (cached).
+    client.capabilities().catch(() => undefined);
+    await available.then(() => pulled).catch(notStarted);
     return { run: { ...setUp, llm: client }, turn: await turn };
   };
   return withHostAnd(runtime, notices, meanwhile, (host, { run, turn }) => turn.askWithHost(run, host), {
