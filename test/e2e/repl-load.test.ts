@@ -1,7 +1,8 @@
 /**
  * A 100-turn REPL session: the real binary in a terminal (tmux) against the fake Ollama,
- * a calculator call every tenth turn. It answers every turn, the data it retains (heap snapshots
- * after turns 10 and 100) and its RSS stay bounded, its servers stay the same, and quitting leaves
+ * a calculator call every tenth turn. It answers every turn, the model is sent the whole
+ * conversation (it fits), the data it retains (heap snapshots after turns 10 and 100) and its RSS
+ * stay bounded, its servers stay the same, and quitting leaves
  * none. How fast it answers is a benchmark's business (bench/), not this test's.
  */
 import fs from 'node:fs';
@@ -58,10 +59,10 @@ describe.skipIf(!TmuxPane.available())(`a ${TURNS}-turn REPL session`, () => {
     // RSS also holds garbage not yet collected and warmed-up code: about 15 MB over these turns.
     expect(rssAtEnd - baseline.rss).toBeLessThan(64 * 2 ** 20);
     expect(descendants(repl).filter(isProcessAlive)).toEqual(baseline.servers);
-    // The history window: the model saw the last turns, never the whole session.
+    // The whole conversation fits the model's context, so the model was sent all of it: nothing forgotten.
     const lastRequest = session.ollama.chatRequests.at(-1)?.messages ?? [];
-    expect(lastRequest.length).toBeLessThanOrEqual(11);
-    expect(lastRequest.map((m) => m.content)).not.toContain('Question number 1');
+    expect(lastRequest.map((m) => m.content)).toContain('Question number 1');
+    expect(lastRequest.filter((m) => m.role === 'user').length).toBeGreaterThan(TURNS);
 
     pane.type('quit', 'Enter');
     await vi.waitFor(() => expect(pane.exited()).toBe(true), SCREEN_WAIT);

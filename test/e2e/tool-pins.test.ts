@@ -140,7 +140,8 @@ describe('rug pulls: tools that change after they were accepted', () => {
       { tools: [{ ...LOOKUP_REWRITTEN, inputSchema: LOOKUP_WIDER.inputSchema }, WIPE] },
     );
     const listed = await cli(['tools']);
-    expect(listed.stdout).toContain(
+    // The listing wraps at 80 columns, its next lines indented: read as one line.
+    expect(listed.stdout.replace(/\n +/g, ' ')).toContain(
       "Held back from the model, new or changed since you accepted dict's tools (mcp-chat tools --changes): lookup, wipe",
     );
 

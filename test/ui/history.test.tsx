@@ -66,7 +66,8 @@ afterEach(() => instance?.unmount());
 function start(llm: TestLlm, keeper?: SessionKeeper) {
   const stdout = new TerminalOut();
   const stdin = new TerminalIn();
-  const session = new ChatSession(testRuntime(), new TestToolHost(), llm, { keeper });
+  // No message bound: a long chat here is about the screen, not about what the model is sent.
+  const session = new ChatSession(testRuntime({}, {}), new TestToolHost(), llm, { keeper });
   instance = render(<App session={session} />, {
     stdout: stdout as unknown as NodeJS.WriteStream,
     stderr: new TerminalOut() as unknown as NodeJS.WriteStream,
@@ -129,7 +130,7 @@ describe('scrollback', () => {
       }
       await saved.mock.results.at(-1)?.value;
       const output = term.output();
-      for (let n = 0; n < TURNS; n++) expect(count(output, `Answer number ${n}.`)).toBeGreaterThanOrEqual(1);
+      for (let n = 0; n < TURNS; n++) expect(count(output, `Answer number ${n}.`), `answer ${n}`).toBeGreaterThanOrEqual(1);
       // Each user line is committed once (a reply is also drawn live before it is committed).
       for (let n = 0; n < TURNS; n++) expect(count(output, `Question ${n}\n`)).toBe(1);
       // A turn adds its line and its answer, and the frames after them let both go.
