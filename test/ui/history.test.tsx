@@ -130,7 +130,8 @@ describe('scrollback', () => {
       }
       await saved.mock.results.at(-1)?.value;
       const output = term.output();
-      for (let n = 0; n < TURNS; n++) expect(count(output, `Answer number ${n}.`), `answer ${n}`).toBeGreaterThanOrEqual(1);
+      for (let n = 0; n < TURNS; n++)
+        expect(count(output, `Answer number ${n}.`), `answer ${n}`).toBeGreaterThanOrEqual(1);
       // Each user line is committed once (a reply is also drawn live before it is committed).
       for (let n = 0; n < TURNS; n++) expect(count(output, `Question ${n}\n`)).toBe(1);
       // A turn adds its line and its answer, and the frames after them let both go.
