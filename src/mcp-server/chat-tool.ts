@@ -3,15 +3,15 @@
  * servers and answers with the text, and `{ answer, toolCalls, stats }` (`ask --json`'s fields) as
  * structured content. The caller's cancel stops the turn; its progress token hears how it goes.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ChatSession, type SessionHost, type SessionLlm } from '../session/chat-session.js';
 import type { Runtime } from '../session/runtime.js';
 import { callerApproval } from './caller-approval.js';
 import { runChatTurn } from './chat-turn.js';
 import { progressTo, type ToolExtra } from './progress.js';
 import type { HeldChat, SavedChats } from './saved-chats.js';
+import { failed, type ToolEntry } from './tool-table.js';
 
 export interface ChatToolDeps {
   runtime: Runtime;
@@ -24,39 +24,75 @@ export interface ChatToolDeps {
   chats: SavedChats;
 }
 
-const INPUT = {
-  prompt: z.string().min(1).describe('the message to the local model'),
-  session: z
-    .string()
-    .optional()
-    .describe('a saved conversation to carry on (or start), saved again with this exchange'),
+const INPUT: Tool['inputSchema'] = {
+  type: 'object',
+  properties: {
+    prompt: { type: 'string', minLength: 1, description: 'the message to the local model' },
+    session: {
+      type: 'string',
+      description: 'a saved conversation to carry on (or start), saved again with this exchange',
+    },
+  },
+  required: ['prompt'],
 };
 
-const TOOL_CALL = z.object({
-  id: z.string(),
-  server: z.string(),
-  tool: z.string(),
-  arguments: z.record(z.string(), z.unknown()),
-  isError: z.boolean(),
-  result: z.string(),
-  durationMs: z.number(),
-});
+const NUMBER = { type: 'number' } as const;
+const STRING = { type: 'string' } as const;
 
-const STATS = z.object({
-  turns: z.number(),
-  requests: z.number(),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  tokensPerSecond: z.number().nullable(),
-  modelMs: z.number(),
-  loadMs: z.number(),
-  toolMs: z.number(),
-  toolCalls: z.number(),
-  toolCallsByServer: z.record(z.string(), z.number()),
-  context: z.object({ used: z.number(), size: z.number() }).nullable(),
-});
+const TOOL_CALL = {
+  type: 'object',
+  properties: {
+    id: STRING,
+    server: STRING,
+    tool: STRING,
+    arguments: { type: 'object', additionalProperties: {} },
+    isError: { type: 'boolean' },
+    result: STRING,
+    durationMs: NUMBER,
+  },
+  required: ['id', 'server', 'tool', 'arguments', 'isError', 'result', 'durationMs'],
+} as const;
 
-const OUTPUT = { answer: z.string(), toolCalls: z.array(TOOL_CALL), stats: STATS };
+const STATS = {
+  type: 'object',
+  properties: {
+    turns: NUMBER,
+    requests: NUMBER,
+    inputTokens: NUMBER,
+    outputTokens: NUMBER,
+    tokensPerSecond: { type: ['number', 'null'] },
+    modelMs: NUMBER,
+    loadMs: NUMBER,
+    toolMs: NUMBER,
+    toolCalls: NUMBER,
+    toolCallsByServer: { type: 'object', additionalProperties: NUMBER },
+    context: {
+      anyOf: [
+        { type: 'object', properties: { used: NUMBER, size: NUMBER }, required: ['used', 'size'] },
+        { type: 'null' },
+      ],
+    },
+  },
+  required: [
+    'turns',
+    'requests',
+    'inputTokens',
+    'outputTokens',
+    'tokensPerSecond',
+    'modelMs',
+    'loadMs',
+    'toolMs',
+    'toolCalls',
+    'toolCallsByServer',
+    'context',
+  ],
+} as const;
+
+const OUTPUT: NonNullable<Tool['outputSchema']> = {
+  type: 'object',
+  properties: { answer: STRING, toolCalls: { type: 'array', items: TOOL_CALL }, stats: STATS },
+  required: ['answer', 'toolCalls', 'stats'],
+};
 
 const DESCRIPTION =
   'Ask the local model one question. It may use the tools of its configured MCP servers; calls that ' +
@@ -64,7 +100,7 @@ const DESCRIPTION =
 
 async function chat(
   deps: ChatToolDeps,
-  server: McpServer,
+  server: Server,
   prompt: string,
   held: HeldChat | undefined,
   extra: ToolExtra,
@@ -79,7 +115,7 @@ async function chat(
   const caller = {
     signal: extra.signal,
     progress: progressTo(extra),
-    approve: callerApproval(server.server, extra.signal),
+    approve: callerApproval(server, extra.signal),
   };
   const { end, transcript } = await runChatTurn(session, prompt, caller);
   if (held) await session.saveTurn(transcript.items, transcript.answered);
@@ -89,17 +125,32 @@ async function chat(
   return { content: [{ type: 'text', text: end.answer }], structuredContent };
 }
 
-export function registerChatTool(server: McpServer, deps: ChatToolDeps): void {
-  server.registerTool(
-    'chat',
-    { title: 'Chat with the local model', description: DESCRIPTION, inputSchema: INPUT, outputSchema: OUTPUT },
-    async ({ prompt, session }, extra) => {
-      const held = session === undefined ? undefined : deps.chats.hold(session);
+/** What the tool takes, read as its schema says; a line saying what is wrong otherwise. */
+function readInput(args: Record<string, unknown>): { prompt: string; session?: string } | string {
+  const { prompt, session } = args;
+  if (typeof prompt !== 'string' || prompt === '') return '`prompt` is required: the message to the local model';
+  if (session !== undefined && typeof session !== 'string') return "`session` is a saved conversation's name";
+  return session === undefined ? { prompt } : { prompt, session };
+}
+
+export function chatTool(deps: ChatToolDeps): ToolEntry {
+  return {
+    tool: {
+      name: 'chat',
+      title: 'Chat with the local model',
+      description: DESCRIPTION,
+      inputSchema: INPUT,
+      outputSchema: OUTPUT,
+    },
+    async run(args, extra, server) {
+      const input = readInput(args);
+      if (typeof input === 'string') return failed(input);
+      const held = input.session === undefined ? undefined : deps.chats.hold(input.session);
       try {
-        return await chat(deps, server, prompt, held, extra);
+        return await chat(deps, server, input.prompt, held, extra);
       } finally {
         held?.release();
       }
     },
-  );
+  };
 }

@@ -4,41 +4,23 @@
  * of the caller (or denied), and the host refuses what it refuses for the chat (tools held back,
  * turned off, or changed since the user accepted them).
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHost } from '../mcp/host.js';
-import type { JsonSchemaObject, ToolCall, ToolResult } from '../vocabulary/types.js';
+import type { ToolCall, ToolResult } from '../vocabulary/types.js';
 import { displayName, modelName } from '../vocabulary/tool-naming.js';
 import { callerApproval } from './caller-approval.js';
 import { progressTo, type ToolExtra } from './progress.js';
-
-type FromJsonSchema = Parameters<typeof z.fromJSONSchema>[0];
-
-/** The server's own schema, so the caller sees the arguments it takes; one zod cannot read takes any object. */
-function argumentsSchema(schema: JsonSchemaObject): z.ZodType<Record<string, unknown>> {
-  try {
-    // A server's schema is JSON Schema as it sent it; zod reads what it can and throws on the rest.
-    return z.fromJSONSchema(schema as FromJsonSchema) as z.ZodType<Record<string, unknown>>;
-  } catch {
-    // The server checks its arguments itself; a schema we cannot express only loses the early check.
-    return z.looseObject({});
-  }
-}
+import type { ToolEntry } from './tool-table.js';
 
 function asCallResult(result: ToolResult): CallToolResult {
   const images = (result.images ?? []).map(({ data, mimeType }) => ({ type: 'image' as const, data, mimeType }));
   return { isError: result.isError, content: [{ type: 'text', text: result.forModel }, ...images] };
 }
 
-async function callExposed(
-  server: McpServer,
-  host: McpHost,
-  call: ToolCall,
-  extra: ToolExtra,
-): Promise<CallToolResult> {
+async function callExposed(server: Server, host: McpHost, call: ToolCall, extra: ToolExtra): Promise<CallToolResult> {
   if (host.requiresApproval(call)) {
-    const decision = await callerApproval(server.server, extra.signal)(call);
+    const decision = await callerApproval(server, extra.signal)(call);
     if (decision === 'deny')
       return {
         isError: true,
@@ -48,17 +30,17 @@ async function callExposed(
   return asCallResult(await host.callTool(call, extra.signal, progressTo(extra)));
 }
 
-export function registerExposedTools(server: McpServer, host: McpHost): void {
-  for (const spec of host.listTools()) {
-    server.registerTool(
-      modelName(spec),
-      {
-        description: spec.description,
-        inputSchema: argumentsSchema(spec.inputSchema),
-        ...(spec.annotations ? { annotations: spec.annotations } : {}),
-      },
-      (args: Record<string, unknown>, extra) =>
-        callExposed(server, host, { server: spec.server, tool: spec.name, arguments: args }, extra),
-    );
-  }
+/** Each configured server's tool, offered with the server's own schema (the server checks its arguments). */
+export function exposedTools(host: McpHost): ToolEntry[] {
+  return host.listTools().map((spec) => ({
+    tool: {
+      name: modelName(spec),
+      ...(spec.description === undefined ? {} : { description: spec.description }),
+      // The server's schema as it listed it (the SDK's client read it as this type on the way in).
+      inputSchema: spec.inputSchema as Tool['inputSchema'],
+      ...(spec.annotations ? { annotations: spec.annotations } : {}),
+    },
+    run: (args, extra, server) =>
+      callExposed(server, host, { server: spec.server, tool: spec.name, arguments: args }, extra),
+  }));
 }

@@ -1,12 +1,12 @@
 /**
- * `mcp-server --http <port>`: Streamable HTTP at `http://127.0.0.1:<port>/mcp`, one McpServer per
+ * `mcp-server --http <port>`: Streamable HTTP at `http://127.0.0.1:<port>/mcp`, one Server per
  * MCP session. Security: loopback only; every request must carry `Authorization: Bearer <token>`
  * (401 otherwise), and its Host must be this address, so a web page cannot reach it by DNS rebinding.
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ExitCode, McpChatError } from '../shared/errors.js';
 
@@ -34,7 +34,7 @@ function hasToken(req: IncomingMessage, expected: Buffer): boolean {
 class Sessions {
   private readonly open = new Map<string, StreamableHTTPServerTransport>();
 
-  constructor(private readonly createServer: () => McpServer) {}
+  constructor(private readonly createServer: () => Server) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const id = req.headers['mcp-session-id'];
@@ -66,7 +66,7 @@ class Sessions {
 export async function serveHttp(
   port: number,
   token: string,
-  createServer: () => McpServer,
+  createServer: () => Server,
   onError: (message: string) => void,
 ): Promise<HttpServing> {
   const expected = digest(token);

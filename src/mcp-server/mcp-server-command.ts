@@ -5,7 +5,7 @@
  * HTTP on 127.0.0.1 behind a bearer token. It runs until stdin ends (stdio) or a signal.
  */
 import { randomBytes } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { McpHost } from '../mcp/host.js';
 import { createOllamaClient, type OllamaClient } from '../ollama/client.js';
@@ -13,9 +13,9 @@ import type { Runtime } from '../session/runtime.js';
 import { scriptGate } from '../session/server-request-gate.js';
 import { withHost } from '../session/with-host.js';
 import { ExitCode } from '../shared/errors.js';
-import { PACKAGE_VERSION } from '../shared/paths.js';
-import { registerChatTool, type ChatToolDeps } from './chat-tool.js';
-import { registerExposedTools } from './exposed-tools.js';
+import { chatTool, type ChatToolDeps } from './chat-tool.js';
+import { exposedTools } from './exposed-tools.js';
+import { toolServer } from './tool-table.js';
 import { serveHttp } from './http-transport.js';
 import { SavedChats } from './saved-chats.js';
 
@@ -34,15 +34,12 @@ export interface ServerNotices {
   stderrIsTty: boolean;
 }
 
-function buildServer(deps: ChatToolDeps, host: McpHost, exposeTools: boolean): McpServer {
-  const server = new McpServer({ name: 'mcp-chat', version: PACKAGE_VERSION });
-  registerChatTool(server, deps);
-  if (exposeTools) registerExposedTools(server, host);
-  return server;
+function buildServer(deps: ChatToolDeps, host: McpHost, exposeTools: boolean): Server {
+  return toolServer([chatTool(deps), ...(exposeTools ? exposedTools(host) : [])]);
 }
 
 /** Resolves once the caller has gone: its end of stdin closed. */
-async function serveStdio(server: McpServer): Promise<void> {
+async function serveStdio(server: Server): Promise<void> {
   const ended = new Promise<void>((resolve) => process.stdin.once('end', resolve).once('close', resolve));
   await server.connect(new StdioServerTransport());
   await ended;
@@ -51,7 +48,7 @@ async function serveStdio(server: McpServer): Promise<void> {
 
 /** Serves until a signal ends the process (withHost stops the servers then). */
 async function serveUntilStopped(
-  create: () => McpServer,
+  create: () => Server,
   port: number,
   given: string | undefined,
   notices: ServerNotices,
@@ -81,7 +78,7 @@ export async function mcpServerCommand(
     { warn: notices.warn, disabled: notices.stderrIsTty ? notices.warn : (): void => undefined },
     async (host) => {
       const deps = { runtime, host, llmFor, maxSteps: options.maxSteps, modelGiven: options.modelGiven, chats };
-      const create = (): McpServer => buildServer(deps, host, options.exposeTools === true);
+      const create = (): Server => buildServer(deps, host, options.exposeTools === true);
       if (options.http === undefined) await serveStdio(create());
       else await serveUntilStopped(create, options.http, options.token, notices);
       return ExitCode.ok;
