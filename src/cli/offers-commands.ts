@@ -9,7 +9,8 @@ import type { Runtime } from '../session/runtime.js';
 import { withHost } from '../session/with-host.js';
 import { ExitCode } from '../shared/errors.js';
 import { jsonForTerminal } from '../shared/terminal-text.js';
-import { type Output, printListing } from './output.js';
+import type { Output } from './output.js';
+import { printListing } from './print-listing.js';
 
 export async function promptsCommand(runtime: Runtime, output: Output, options: { json?: boolean }): Promise<number> {
   const prompts = await withHost(runtime, output, (host) => host.listPrompts());

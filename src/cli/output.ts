@@ -3,7 +3,6 @@
  * Passed in rather than imported, so tests can capture it. Nothing written here can
  * drive the terminal: server and model text is stripped of escapes and controls.
  */
-import { wrapListing } from '../present/listing-layout.js';
 import { sanitizeForTerminal } from '../shared/terminal-text.js';
 
 export interface Output {
@@ -29,11 +28,6 @@ function wholeResult(text: string): string {
 
 /** What listings wrap to when stdout is no terminal (a pipe, a file): the classic terminal's width. */
 export const LISTING_WIDTH = 80;
-
-/** A listing for people (`tools`, `prompts`, `sessions`): wrapped to the terminal's width under its text column. */
-export function printListing(output: Output, listing: string): void {
-  output.stdout(wrapListing(listing, output.columns ?? LISTING_WIDTH));
-}
 
 export const processOutput: Output = {
   stdout: (text) => void process.stdout.write(wholeResult(text)),

@@ -7,7 +7,8 @@ import { formatSessionList } from '../present/session-list.js';
 import { SessionStore } from '../state/session-store.js';
 import { ExitCode } from '../shared/errors.js';
 import { jsonForTerminal } from '../shared/terminal-text.js';
-import { type Output, printListing } from './output.js';
+import type { Output } from './output.js';
+import { printListing } from './print-listing.js';
 
 export function sessionsCommand(output: Output, options: { json?: boolean }): number {
   const { sessions, problems } = SessionStore.open().list();

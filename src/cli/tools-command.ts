@@ -8,7 +8,8 @@ import { withHost } from '../session/with-host.js';
 import type { Runtime } from '../session/runtime.js';
 import { ExitCode, UsageError } from '../shared/errors.js';
 import { jsonForTerminal } from '../shared/terminal-text.js';
-import { type Output, printListing } from './output.js';
+import type { Output } from './output.js';
+import { printListing } from './print-listing.js';
 import { toolChangesCommand } from './tool-changes-command.js';
 
 export interface ToolsFlags {
