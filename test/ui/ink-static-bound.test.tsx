@@ -67,11 +67,11 @@ const BLUE = 34;
 const colour = (code: number, text: string): string => `\u001B[${code}m${text}\u001B[39m`;
 
 describe("the patched Ink's styled characters shared across frames", () => {
-  it('draws each frame as its own lines say, in their own colours, through a refill of the shared characters', async () => {
+  it('draws each frame as its own lines say, in their own colours, keeping the characters of lines that stay and rebuilding those that changed', async () => {
     for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) vi.stubEnv(name, undefined);
     const { Box, Text, render } = await import('ink');
     const terminal = new FakeTerminal(40);
-    // More distinct lines than the patch keeps, so frames are drawn before and after it starts over.
+    // Every row changes each frame and one stays, so each frame draws both kept and rebuilt lines.
     const Frame = ({ frame }: { frame: number }): React.JSX.Element => (
       <Box flexDirection="column">
         <Text>{colour(GREEN, 'steady line')}</Text>
