@@ -3,6 +3,7 @@
  * `--json` prints exactly `[{ server, name, description, inputSchema }]`.
  * `--changes` shows what waits for the user's acceptance instead; `--accept <server>` accepts it.
  */
+import { ASSUMED_CONTEXT } from '../engine/context-window.js';
 import { formatToolList, toolBudget } from '../present/tool-list.js';
 import { withHost } from '../session/with-host.js';
 import type { Runtime } from '../session/runtime.js';
@@ -36,7 +37,9 @@ export async function toolsCommand(runtime: Runtime, output: Output, options: To
     }));
     output.stdout(jsonForTerminal(rows));
   } else {
-    printListing(output, formatToolList(tools, toolBudget(runtime.config), turnedOff, heldBack));
+    // No model is asked here: without num_ctx, the budget is the one a chat starts with.
+    const numCtx = runtime.config.ollama.numCtx ?? ASSUMED_CONTEXT;
+    printListing(output, formatToolList(tools, toolBudget(numCtx, runtime.config), turnedOff, heldBack));
   }
   return ExitCode.ok;
 }

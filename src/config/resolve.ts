@@ -16,7 +16,6 @@ export const DEFAULTS = {
   baseUrl: 'http://127.0.0.1:11434',
   model: 'llama3.2',
   timeoutS: 120,
-  numCtx: 8192,
   /** Read-only calls of one reply run at once, up to this many: a few servers' worth. */
   maxParallel: 4,
   /** A quarter of the context for tools leaves room for the conversation and the reply. */
@@ -79,15 +78,22 @@ function resolveOllama(file: ConfigFile, options: ResolveOptions): OllamaSetting
     ],
     { value: DEFAULTS.model, origin: 'default' },
   );
+  const modelOptions = ollama.options ?? {};
+  // A `num_ctx` among the options is sent over `ollama.num_ctx` (ollama/wire.ts): the budget follows it too.
+  const numCtx = positiveInteger(modelOptions.num_ctx) ?? ollama.num_ctx;
   return {
     baseUrl: normalizeOllamaUrl(host.value, host.origin),
     model: model.value,
     timeoutMs: secondsToMs(ollama.timeout ?? DEFAULTS.timeoutS),
-    numCtx: ollama.num_ctx ?? DEFAULTS.numCtx,
+    ...(numCtx === undefined ? {} : { numCtx }),
     toolMode: ollama.tool_mode ?? 'auto',
-    options: ollama.options ?? {},
+    options: modelOptions,
     ...(ollama.think === undefined ? {} : { think: ollama.think }),
   };
+}
+
+function positiveInteger(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 /** Where mcp-chat started, then the configured roots (relative ones from the config file's directory), once each. */

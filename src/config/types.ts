@@ -11,7 +11,11 @@ export interface OllamaSettings {
   model: string;
   /** Per-request timeout for model calls, in milliseconds. */
   timeoutMs: number;
-  numCtx: number;
+  /**
+   * `ollama.num_ctx` (or `num_ctx` in `ollama.options`): sent with every request and budgeted by.
+   * Unset, Ollama picks the context and the chatbot asks it which (engine/context-window.ts).
+   */
+  numCtx?: number;
   toolMode: ToolMode;
   /** Extra model options passed through to Ollama (`temperature`, `seed`, …). */
   options: Record<string, unknown>;

@@ -1,14 +1,18 @@
 /**
- * Compaction: the oldest whole turns of the conversation (and any earlier summary) replaced by one
- * summary the model writes, so a long conversation keeps what it learned instead of dropping it
- * off the window. On `/compact`, before a turn that would not fit the model's context (or would
- * fill `history.compact_at` of its room), and when Ollama refuses a prompt as too long. Policy: the
- * latest turns that fit a share of the room stay verbatim; a failed or cancelled summary leaves
- * the conversation exactly as it was.
+ * Compaction: room made in the conversation when it would not fit the model's context, so a long
+ * conversation keeps what it learned instead of dropping it off the window. Before a turn that
+ * would not fit (or would fill `history.compact_at` of its room), the oldest tool results are
+ * shortened first (result-shortening.ts); only when that is not enough are the oldest whole turns
+ * (and any earlier summary) replaced by one summary the model writes, as on `/compact` and when
+ * Ollama refuses a prompt as too long. Policy: the latest turns that fit a share of the room stay
+ * verbatim; a failed or cancelled summary leaves the conversation as it was before the summary.
  */
 import { assertNever, errorMessage } from '../shared/errors.js';
 import { type Conversation, estimateTokens, isTurnStart, promptBudget } from './conversation.js';
+import type { ContextSize } from './context-window.js';
+import { shortenResults } from './result-shortening.js';
 import { requestSummary } from './summary-request.js';
+import { counted } from '../shared/plural.js';
 import type { ChatMessage, LlmClient } from '../vocabulary/types.js';
 
 /**
@@ -63,7 +67,8 @@ export type CompactionOutcome =
 export interface CompactorOptions {
   llm: LlmClient;
   conversation: Conversation;
-  numCtx: number;
+  /** The model's context, read each time: Ollama may say the model has another. */
+  context: ContextSize;
   /** `history.max_messages`, when the user bounds the window. */
   maxMessages?: number;
   /** `history.compact_at`: the share of the history's room that, once filled, compacts before a turn. */
@@ -72,6 +77,18 @@ export interface CompactorOptions {
 
 /** Why a compaction happened without `/compact`: the screen says so. */
 export type CompactionCause = 'fit' | 'compact-at' | 'refused';
+
+/** Tool results shortened to make room, and the history's estimated tokens before and after. */
+export interface ResultsShortened {
+  results: number;
+  before: number;
+  after: number;
+}
+
+/** What was done before a turn to make room: results shortened, a summary written, or both. */
+export type RoomMade =
+  | { cause: CompactionCause; shortened: ResultsShortened; outcome?: CompactionOutcome }
+  | { cause: CompactionCause; shortened?: undefined; outcome: CompactionOutcome };
 
 export class Compactor {
   /** A compaction under way: a turn waits for it, a second one is refused. */
@@ -96,32 +113,45 @@ export class Compactor {
   }
 
   /**
-   * Before a turn that adds `added`: waits for a `/compact` under way, then compacts when the
+   * Before a turn that adds `added`: waits for a `/compact` under way, then makes room when the
    * window would leave out messages (they no longer fit the context, or `history.max_messages`),
-   * or the history would pass `history.compact_at`. Undefined when nothing was due (or there was
-   * nothing to replace).
+   * or the history would pass `history.compact_at`: tool results shortened first, then a summary if
+   * that was not enough. Undefined when nothing was due (or there was nothing to shorten or replace).
    */
-  async beforeTurn(
-    added: ChatMessage[],
-    signal?: AbortSignal,
-  ): Promise<{ outcome: CompactionOutcome; cause: CompactionCause } | undefined> {
+  async beforeTurn(added: ChatMessage[], signal?: AbortSignal): Promise<RoomMade | undefined> {
     await this.running;
-    const { compactAt, conversation } = this.options;
-    const budget = this.budget();
-    const fill = estimateTokens([...conversation.all(), ...added]);
-    const cause: CompactionCause | undefined = conversation.wouldDrop(added, budget)
-      ? 'fit'
-      : compactAt !== undefined && fill > compactAt * budget
-        ? 'compact-at'
-        : undefined;
+    const history = (): ChatMessage[] => [...this.options.conversation.all(), ...added];
+    const cause = this.due(history());
+    if (cause === undefined) return undefined;
+    const shortened = this.shorten(added);
+    if (shortened && this.due(history()) === undefined) return { cause, shortened };
     // The new message counts as the latest turn: every earlier one may be folded to make room for it.
-    if (cause === undefined || !planCompaction([...conversation.all(), ...added], this.keepLimits())) return undefined;
-    return { outcome: await this.compact(signal, undefined, added), cause };
+    if (!planCompaction(history(), this.keepLimits())) return shortened ? { cause, shortened } : undefined;
+    const outcome = await this.compact(signal, undefined, added);
+    return shortened ? { cause, shortened, outcome } : { cause, outcome };
   }
 
-  /** The history's room: as at the last request, or the whole prompt's before the first. */
+  /** Why `history` would need room made before it is sent; undefined when it fits. */
+  private due(history: readonly ChatMessage[]): CompactionCause | undefined {
+    const { compactAt, conversation } = this.options;
+    const budget = this.budget();
+    if (conversation.wouldDropFrom(history, budget)) return 'fit';
+    return compactAt !== undefined && estimateTokens(history) > compactAt * budget ? 'compact-at' : undefined;
+  }
+
+  /** Shortens the oldest tool results until the history with `added` needs no more room, or none is left. */
+  private shorten(added: ChatMessage[]): ResultsShortened | undefined {
+    const { conversation } = this.options;
+    const current = [...conversation.all()];
+    const found = shortenResults([...current, ...added], (history) => this.due(history) === undefined);
+    if (!found || !conversation.replaceHead(current, ...found.history.slice(0, current.length))) return undefined;
+    return { results: found.results, before: found.before, after: found.after };
+  }
+
+  /** The history's room: as at the last request (in the context as it is now), or the whole prompt's before the first. */
   private budget(): number {
-    return this.options.conversation.lastBudget ?? promptBudget(this.options.numCtx);
+    const { conversation, context } = this.options;
+    return conversation.roomAt(context.tokens) ?? promptBudget(context.tokens);
   }
 
   private keepLimits(): KeepLimits {
@@ -138,7 +168,7 @@ export class Compactor {
     onStart: ((turns: number) => void) | undefined,
     added: ChatMessage[],
   ): Promise<CompactionOutcome> {
-    const { conversation, llm, numCtx } = this.options;
+    const { conversation, llm, context } = this.options;
     const plan = planCompaction([...conversation.all(), ...added], this.keepLimits());
     if (!plan)
       return {
@@ -148,7 +178,7 @@ export class Compactor {
     onStart?.(plan.turns);
     let summary: ChatMessage;
     try {
-      summary = summaryMessage(await requestSummary(llm, plan.replaced, numCtx, signal));
+      summary = summaryMessage(await requestSummary(llm, plan.replaced, context.tokens, signal));
     } catch (error) {
       if (signal?.aborted) return { type: 'cancelled' };
       // One line: the chat goes on as it was, this only says why it was not shortened.
@@ -173,6 +203,22 @@ const WHY: Record<CompactionCause, string> = {
   'compact-at': ' before this turn, as history.compact_at asks',
   refused: " because Ollama refused the request as longer than the model's context (/compact does this by hand)",
 };
+
+const WHY_SHORTENED: Record<CompactionCause, string> = {
+  fit: " so that the conversation fits the model's context",
+  'compact-at': ' before this turn, as history.compact_at asks',
+  refused: " because Ollama refused the request as longer than the model's context",
+};
+
+/** The line the screen shows for the room made before a turn. */
+export function describeRoomMade(made: RoomMade): string {
+  const { cause, shortened, outcome } = made;
+  if (!shortened) return describeCompaction(outcome, cause);
+  const results = counted(shortened.results, 'earlier tool result');
+  const start = shortened.results === 1 ? 'its start' : 'their start';
+  const line = `Shortened ${results} to ${start} (about ${count(shortened.before)} → ${count(shortened.after)} tokens)`;
+  return outcome === undefined ? `${line}${WHY_SHORTENED[cause]}.` : `${line}. ${describeCompaction(outcome, cause)}`;
+}
 
 /** The line the screen shows; `cause`: why it happened when `/compact` did not ask. */
 export function describeCompaction(outcome: CompactionOutcome, cause?: CompactionCause): string {

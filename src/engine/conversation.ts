@@ -59,6 +59,8 @@ export class Conversation {
   private reach = 1;
   /** The tokens the history could take at the last request: the next request's room, most likely. */
   private budget: number | undefined;
+  /** The context that room was taken from, when the request said. */
+  private budgetContext: number | undefined;
 
   /** `maxMessages`: the user's bound on the window, if any. */
   constructor(private readonly maxMessages = Infinity) {}
@@ -108,40 +110,47 @@ export class Conversation {
   /** The messages to send: the system prompt, the summary, then the window of history that fits in `maxTokens`. */
   window(systemPrompt: string, maxTokens: number): ChatMessage[] {
     this.budget = maxTokens;
+    this.budgetContext = undefined;
     const { summary, turns } = splitSummary(this.messages);
     return [{ role: 'system', content: systemPrompt }, ...summary, ...turns.slice(this.turnsStart(maxTokens))];
   }
 
-  /** The room the history really had at the last request, once Ollama's count of it was known. */
-  noteRoom(maxTokens: number): void {
+  /** The room the history really had at the last request (of a context of `context` tokens), once Ollama's count of it was known. */
+  noteRoom(maxTokens: number, context?: number): void {
     this.budget = maxTokens;
-  }
-
-  /** The tokens the history could take at the last request (undefined before one). */
-  get lastBudget(): number | undefined {
-    return this.budget;
-  }
-
-  /** Whether a window of `maxTokens` would leave out earlier messages once `added` is in the history. */
-  wouldDrop(added: ChatMessage[], maxTokens: number): boolean {
-    return this.turnsStart(maxTokens, added) > 0;
+    this.budgetContext = context;
   }
 
   /**
-   * Puts `summary` in place of `replaced`, the head of the history; false when the head is no
-   * longer those very messages (the history changed while the summary was written).
+   * The room the history would have in a context of `context` tokens: the last request's, grown or
+   * shrunk by the change of the context since (Ollama may have said the model has another);
+   * undefined before any request.
    */
-  replaceHead(replaced: readonly ChatMessage[], summary: ChatMessage): boolean {
+  roomAt(context: number): number | undefined {
+    if (this.budget === undefined || this.budgetContext === undefined) return this.budget;
+    return this.budget + promptBudget(context) - promptBudget(this.budgetContext);
+  }
+
+  /** Whether a window of `maxTokens` would leave out earlier messages of `history` (this one, changed or added to). */
+  wouldDropFrom(history: readonly ChatMessage[], maxTokens: number): boolean {
+    return this.turnsStart(maxTokens, history) > 0;
+  }
+
+  /**
+   * Puts `by` (a summary, or the same messages shortened) in place of `replaced`, the head of the
+   * history; false when the head is no longer those very messages (the history changed meanwhile).
+   */
+  replaceHead(replaced: readonly ChatMessage[], ...by: ChatMessage[]): boolean {
     if (replaced.length === 0 || replaced.some((message, index) => this.messages[index] !== message)) return false;
-    this.messages = [summary, ...this.messages.slice(replaced.length)];
+    this.messages = [...by, ...this.messages.slice(replaced.length)];
     return true;
   }
 
-  /** Where the window starts among the turns after the summary (`added` counted as if already in). */
-  private turnsStart(maxTokens: number, added: ChatMessage[] = []): number {
-    const { summary, turns } = splitSummary(this.messages);
+  /** Where the window of `history` starts among the turns after its summary. */
+  private turnsStart(maxTokens: number, history: readonly ChatMessage[] = this.messages): number {
+    const { summary, turns } = splitSummary(history);
     const limits = { maxMessages: this.maxMessages, maxTokens: maxTokens - estimateTokens(summary) };
-    return windowStart([...turns, ...added], limits);
+    return windowStart(turns, limits);
   }
 
   /** The user's messages, oldest first (tool results fed back as user messages excluded). */

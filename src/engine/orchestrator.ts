@@ -11,6 +11,7 @@ import { type ApprovalRule, Approvals } from './approval.js';
 import { type CallOutcome, CallRunner, TurnFailures } from './call-runner.js';
 import { QuestionBook } from './question-book.js';
 import { accountFor, checkMessageFits, historyTokens } from './context-account.js';
+import type { ContextSize } from './context-window.js';
 import { Conversation, estimateTokens } from './conversation.js';
 import { TokenCalibration } from './token-calibration.js';
 import { interpretReply, type ReplyPlan } from './reply-interpreter.js';
@@ -58,7 +59,8 @@ export interface ChatbotOptions {
   maxSteps: number;
   /** `history.max_messages`: an upper bound the user set on the messages a request carries. */
   maxMessages?: number;
-  numCtx: number;
+  /** The model's context, read at each request (what Ollama reports may change it). */
+  context: ContextSize;
   /** `think` for a model that can think; unset leaves it to Ollama. `/think` changes it. */
   think?: ThinkSetting;
   /** The answer must be JSON conforming to this schema: the answer's request carries it as `format`. */
@@ -174,7 +176,8 @@ export class MCPChatbot {
     yield { type: 'tools-offered', step, offer };
     const systemPrompt = protocol.systemPrompt(tools, listed);
     const definitions = protocol.offer(tools);
-    const account = accountFor(this.options.numCtx, { systemPrompt, toolsInPrompt: definitions === undefined }, offer);
+    const inPrompt = { systemPrompt, toolsInPrompt: definitions === undefined };
+    const account = accountFor(this.options.context.tokens, inPrompt, offer);
     checkMessageFits(account, userMessages.at(-1) ?? '', this.conversation.all().slice(0, -1));
     const room = (): number => historyTokens({ ...account, numCtx: this.calibration.estimatedContext(account.numCtx) });
     const messages = this.conversation.window(systemPrompt, room());
@@ -184,7 +187,7 @@ export class MCPChatbot {
       const estimated = estimateTokens(messages.slice(1)) + account.systemTokens + account.toolTokens;
       this.calibration.note(estimated, collected.usage.inputTokens);
       // The next turn is compacted before it is sent if Ollama's count says the history takes more room.
-      this.conversation.noteRoom(room());
+      this.conversation.noteRoom(room(), account.numCtx);
     } catch (error) {
       if (!(error instanceof OllamaError && error.kind === 'no-tool-support' && protocol.name === 'native'))
         throw error;
@@ -200,7 +203,7 @@ export class MCPChatbot {
 
   /** One model request, with `think` as the model allows; its reply streamed as events, then what it cost. */
   private async *request(step: number, request: LlmRequest): AsyncGenerator<TurnEvent, CollectedChunks> {
-    const { llm, numCtx } = this.options;
+    const { llm, context } = this.options;
     const { think, notice } = await this.think.forRequest(llm.model, () => llm.capabilities());
     if (notice !== undefined) {
       this.options.log.warn(notice);
@@ -211,7 +214,7 @@ export class MCPChatbot {
     const collected = yield* collectReply(
       llm.chat(think === undefined ? request : { ...request, think }),
       step,
-      numCtx,
+      context.tokens,
       this.receiving,
     );
     // The reply is whole: what becomes of it is the caller's, cancelled or not.
@@ -234,7 +237,7 @@ export class MCPChatbot {
   ): AsyncGenerator<TurnEvent> {
     const format = this.options.answerFormat as JsonSchema;
     const prompt = answerPrompt(format, draft);
-    const history = this.conversation.window(prompt.system, answerHistoryTokens(this.options.numCtx, prompt));
+    const history = this.conversation.window(prompt.system, answerHistoryTokens(this.options.context.tokens, prompt));
     const messages = [...history, ...prompt.followUp];
     const { stream } = yield* this.request(step, { messages, format, signal });
     const answer = stream.visibleText.trim();

@@ -3,7 +3,8 @@
  * chat with cancel and an idle timeout, retry of connection failures before a reply
  * starts, model and capability checks. Never prints; request bodies are logged at debug only.
  */
-import { Ollama } from 'ollama';
+import { Ollama, type ShowResponse } from 'ollama';
+import type { ModelContext } from '../vocabulary/model-context.js';
 import type { PullProgress } from '../vocabulary/model-pull.js';
 import type { LlmCapabilities, LlmChunk, LlmClient, LlmRequest } from '../vocabulary/types.js';
 import type { OllamaSettings } from '../config/types.js';
@@ -21,6 +22,7 @@ import {
   toOllamaError,
   withRetry,
 } from './failures.js';
+import { readLoadedContext, readMaximumContext } from './model-context.js';
 import { pullModel } from './pull.js';
 import { RequestGuard } from './request-guard.js';
 import {
@@ -44,6 +46,11 @@ export interface OllamaClient extends LlmClient {
   listModels(): Promise<string[]>;
   /** Later requests use `name`; capabilities are looked up (and cached) per model. */
   setModel(name: string): void;
+  /**
+   * What Ollama says of the context of `model` (the current one when not given): as loaded
+   * (`/api/ps`) and at most (`/api/show`). Never throws: what could not be learned is left out.
+   */
+  modelContext(model?: string): Promise<ModelContext>;
   /** Vectors of `texts` from an embedding model (`/api/embed`), in order. */
   embed(model: string, texts: string[]): Promise<number[][]>;
   /** Downloads `model` (`/api/pull`), yielding its progress; `signal` cancels it. See pull.ts. */
@@ -57,7 +64,8 @@ export function createOllamaClient(settings: OllamaSettings, log: Logger): Ollam
 class HttpOllamaClient implements OllamaClient {
   readonly baseUrl: string;
   private currentModel: string;
-  private readonly capabilityCache = new Map<string, Promise<LlmCapabilities>>();
+  /** `/api/show` per model: its capabilities and its longest context. */
+  private readonly showCache = new Map<string, Promise<ShowResponse>>();
   /** Models that refused a request with `tools` (400 "does not support tools"). */
   private readonly toolsRefused = new Set<string>();
 
@@ -113,15 +121,39 @@ class HttpOllamaClient implements OllamaClient {
   }
 
   private async capabilitiesOf(model: string): Promise<LlmCapabilities> {
-    let pending = this.capabilityCache.get(model);
-    if (pending === undefined) {
-      pending = this.request((api) => api.show({ model }), { baseUrl: this.baseUrl, model }).then(readCapabilities);
-      this.capabilityCache.set(model, pending);
-      // A failed look-up is not remembered: the next call asks again.
-      pending.catch(() => this.capabilityCache.delete(model));
-    }
-    const found = await pending;
+    const found = readCapabilities(await this.show(model));
     return { ...found, tools: found.tools && !this.toolsRefused.has(model) };
+  }
+
+  private show(model: string): Promise<ShowResponse> {
+    let pending = this.showCache.get(model);
+    if (pending === undefined) {
+      pending = this.request((api) => api.show({ model }), { baseUrl: this.baseUrl, model });
+      this.showCache.set(model, pending);
+      // A failed look-up is not remembered: the next call asks again.
+      pending.catch(() => this.showCache.delete(model));
+    }
+    return pending;
+  }
+
+  async modelContext(model = this.model): Promise<ModelContext> {
+    // Older servers answer `/api/ps` without `context_length`, or not at all: the budget then
+    // keeps its assumption, and nothing of it reaches the screen.
+    const quietly = <T>(lookUp: Promise<T>, what: string): Promise<T | undefined> =>
+      lookUp.catch((error: unknown) => {
+        this.log.debug({ err: error, model }, `ollama ${what} look-up failed`);
+        return undefined;
+      });
+    const [listing, show] = await Promise.all([
+      quietly(
+        this.request((api) => api.ps()),
+        '/api/ps',
+      ),
+      quietly(this.show(model), '/api/show'),
+    ]);
+    const loaded = readLoadedContext(listing, model);
+    const maximum = readMaximumContext(show);
+    return { ...(loaded === undefined ? {} : { loaded }), ...(maximum === undefined ? {} : { maximum }) };
   }
 
   async embed(model: string, texts: string[]): Promise<number[][]> {

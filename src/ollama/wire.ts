@@ -121,9 +121,13 @@ export function buildChatBody(settings: OllamaSettings, request: LlmRequest, vis
     // Over the context, Ollama then refuses the request instead of silently dropping its oldest
     // part (system prompt and tools first); the chatbot compacts and tries again.
     truncate: false,
-    // num_ctx on every request: Ollama's default window silently drops the system prompt
-    // and the tool list first. User options come after so the config can still override it.
-    options: { num_ctx: settings.numCtx, ...settings.options, ...request.options } as Partial<Options>,
+    // num_ctx as the user set it, on every request; unset, Ollama loads the model with its own
+    // default and the budget follows what `/api/ps` says it allocated. User options come after.
+    options: {
+      ...(settings.numCtx === undefined ? {} : { num_ctx: settings.numCtx }),
+      ...settings.options,
+      ...request.options,
+    } as Partial<Options>,
   };
   if (request.tools && request.tools.length > 0) body.tools = request.tools.map(toWireTool);
   if (request.think !== undefined) body.think = request.think;

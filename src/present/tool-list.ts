@@ -16,9 +16,12 @@ function describeParameters(tool: ToolSpec): string {
   return properties.map((name) => (required.has(name) ? name : `${name}?`)).join(', ');
 }
 
-/** The budget from a configuration (typed by shape: the catalogue's printer knows nothing of config files). */
-export function toolBudget(config: { ollama: { numCtx: number }; tools: { budgetShare: number } }): ToolBudget {
-  return { numCtx: config.ollama.numCtx, budgetShare: config.tools.budgetShare };
+/**
+ * The budget in a context of `numCtx` tokens, with a configuration's share (typed by shape: the
+ * catalogue's printer knows nothing of config files).
+ */
+export function toolBudget(numCtx: number, config: { tools: { budgetShare: number } }): ToolBudget {
+  return { numCtx, budgetShare: config.tools.budgetShare };
 }
 
 /** The catalogue's size against its budget, as native tool definitions (the larger of the two forms). */

@@ -6,9 +6,9 @@
  * its `offers` (prompts and resources) and `servers` (reload, enable, watch, log level, tasks).
  */
 import type { ApprovalRule } from '../engine/approval.js';
-import { MCPChatbot } from '../engine/orchestrator.js';
-import { Compactor, describeCompaction, earlierTurns } from '../engine/compaction.js';
-import type { CompactNow } from '../engine/context-retry.js';
+import type { MCPChatbot } from '../engine/orchestrator.js';
+import { Compactor, describeCompaction, describeRoomMade, earlierTurns } from '../engine/compaction.js';
+import { ContextWindow } from '../engine/context-window.js';
 import { QuestionBook } from '../engine/question-book.js';
 import { SessionStats } from '../engine/session-stats.js';
 import type { Decision, QuestionChange } from '../vocabulary/questions.js';
@@ -19,13 +19,12 @@ import { errorMessage } from '../shared/errors.js';
 import type { SavedSession } from '../state/session-file.js';
 import type { ScreenItem, SessionKeeper } from '../state/session-keeper.js';
 import { NoticeFeed, OffersFeed, ServerRequestFeed, StatusFeed } from './feeds.js';
-import { DEFAULT_MAX_STEPS } from './limits.js';
 import type { Runtime } from './runtime.js';
 import { ServerControls } from './server-controls.js';
 import type { ServerRequestGate } from './server-request-gate.js';
 import type { ServerStatus, SessionHost, SessionLlm } from './session-host.js';
 import { SessionOffers } from './session-offers.js';
-import { toolSelection } from './tool-selection.js';
+import { buildChatbot } from './chatbot-build.js';
 
 export type { ServerStatus, SessionHost, SessionLlm } from './session-host.js';
 export { NoticeFeed, OffersFeed, ServerRequestFeed, StatusFeed } from './feeds.js';
@@ -65,6 +64,8 @@ export class ChatSession {
   readonly servers: ServerControls;
   /** What the session's turns have cost (`/stats`, `ask --json`'s `stats`). */
   readonly stats = new SessionStats();
+  /** The model's context every budget is a share of: `ollama.num_ctx`, or what Ollama reports. */
+  readonly context: ContextWindow;
   private readonly questions: QuestionBook;
   private readonly compactor: Compactor;
   private readonly gate: ServerRequestGate | undefined;
@@ -90,14 +91,15 @@ export class ChatSession {
       this.offers.forget();
       this.status.notify();
     });
+    this.context = new ContextWindow(runtime.config.ollama.numCtx, llm.modelContext?.bind(llm));
     // Called only once a turn runs, when the compactor (built over the chatbot's conversation) exists.
     const compact = (signal?: AbortSignal) => this.compactor.compact(signal);
-    this.chatbot = buildChatbot(runtime, host, llm, this.questions, { ...options, compact });
+    this.chatbot = buildChatbot(runtime, host, llm, this.questions, { ...options, compact, context: this.context });
     const { compactAt, maxMessages } = runtime.config.history;
     this.compactor = new Compactor({
       llm,
       conversation: this.chatbot.conversation,
-      numCtx: runtime.config.ollama.numCtx,
+      context: this.context,
       ...(maxMessages === undefined ? {} : { maxMessages }),
       ...(compactAt === undefined ? {} : { compactAt }),
     });
@@ -119,13 +121,23 @@ export class ChatSession {
       yield { type: 'prompt-messages', server, prompt: name, messages: input.messages };
     }
     for (const text of input.notices) yield { type: 'notice', text };
-    const compacted = await this.compactor.beforeTurn(input.messages, signal);
-    if (compacted?.outcome.type === 'cancelled') {
+    await this.context.refresh(this.llm.model);
+    const made = await this.compactor.beforeTurn(input.messages, signal);
+    if (made?.outcome?.type === 'cancelled') {
       yield { type: 'cancelled' };
       return;
     }
-    if (compacted) yield { type: 'notice', text: describeCompaction(compacted.outcome, compacted.cause) };
-    yield* this.stats.track(this.chatbot.runTurn(input.messages, signal));
+    if (made) yield { type: 'notice', text: describeRoomMade(made) };
+    yield* this.stats.track(this.learningContext(this.chatbot.runTurn(input.messages, signal)));
+  }
+
+  /** Once a reply has loaded the model, `/api/ps` says its context: learned before the next request is built. */
+  private async *learningContext(events: AsyncIterable<TurnEvent>): AsyncGenerator<TurnEvent> {
+    for await (const event of events) {
+      if (event.type === 'model-reply' && this.context.unsettled(this.llm.model))
+        await this.context.refresh(this.llm.model);
+      yield event;
+    }
   }
 
   /**
@@ -264,31 +276,4 @@ export class ChatSession {
     await this.llm.checkAvailable();
     await this.llm.checkModel();
   }
-}
-
-function buildChatbot(
-  runtime: Runtime,
-  host: SessionHost,
-  llm: SessionLlm,
-  questions: QuestionBook,
-  options: SessionOptions & { compact: CompactNow },
-): MCPChatbot {
-  const { config, log } = runtime;
-  return new MCPChatbot({
-    llm,
-    host,
-    log,
-    questions,
-    approvalRule: options.approvalRule ?? ((call) => host.requiresApproval(call)),
-    toolMode: config.ollama.toolMode,
-    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
-    maxParallel: config.tools.maxParallel,
-    configuredServers: [...config.servers, ...config.disabled].map((server) => server.name),
-    ...(config.history.maxMessages === undefined ? {} : { maxMessages: config.history.maxMessages }),
-    numCtx: config.ollama.numCtx,
-    toolSelection: toolSelection(runtime, llm),
-    ...(config.ollama.think === undefined ? {} : { think: config.ollama.think }),
-    ...(options.answerFormat ? { answerFormat: options.answerFormat } : {}),
-    compact: options.compact,
-  });
 }

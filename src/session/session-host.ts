@@ -32,4 +32,4 @@ export type SessionHost = ToolHost &
 /** What a session needs from the model client: `OllamaClient`, or a scripted one in tests. */
 export type SessionLlm = LlmClient &
   Pick<OllamaClient, 'setModel' | 'checkModel' | 'checkAvailable'> &
-  Partial<Pick<OllamaClient, 'embed' | 'pull'>>;
+  Partial<Pick<OllamaClient, 'embed' | 'pull' | 'modelContext'>>;

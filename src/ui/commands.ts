@@ -132,7 +132,7 @@ export async function runCommand(
           listing(
             formatToolList(
               session.listTools(),
-              toolBudget(runtime.config),
+              toolBudget(session.context.tokens, runtime.config),
               servers.turnedOffTools(),
               servers.heldBackTools(),
             ),

@@ -18,7 +18,7 @@ describe.skipIf(!TmuxPane.available())('a reasoning model in the REPL', () => {
   const repl = useReplSession({
     models: [{ name: 'qwen3', capabilities: ['completion', 'thinking'] }],
     config: {
-      ollama: { model: 'qwen3' },
+      ollama: { model: 'qwen3', num_ctx: 8192 },
       mcpServers: {
         calculator: { command: process.execPath, args: [path.join(REPO_ROOT, 'dist/servers/calculator/main.js')] },
       },

@@ -130,6 +130,24 @@ export function tagsEntry(model: FakeModel): WireObject {
   return { name, model: name, modified_at: MODIFIED_AT, size: 2_019_393_189, digest, details: details(model) };
 }
 
+/** The model's own longest context, as `/api/show` gives it. */
+export function maximumContext(model: FakeModel): number {
+  return model.contextLength ?? 131_072;
+}
+
+/**
+ * One `/api/ps` entry (`api/types.go` `ProcessModelResponse`): the loaded model, with the context
+ * it was given; `context_length` is left out as servers before it was added leave it out.
+ */
+export function psEntry(model: FakeModel, contextLength: number | undefined): WireObject {
+  const { name, model: id, size, digest, details } = tagsEntry(model);
+  // Loaded for `keep_alive`'s default five minutes, wholly in VRAM.
+  const expiresAt = new Date(Date.now() + 5 * 60_000).toISOString();
+  const loaded: WireObject = { name, model: id, size, digest, details, expires_at: expiresAt, size_vram: size };
+  if (contextLength !== undefined) loaded.context_length = contextLength;
+  return loaded;
+}
+
 export function showBody(model: FakeModel): WireObject {
   const family = model.family ?? 'llama';
   const capabilities = capabilitiesOf(model);
@@ -144,7 +162,7 @@ export function showBody(model: FakeModel): WireObject {
     model_info: {
       'general.architecture': family,
       'general.parameter_count': 3_212_749_888,
-      [`${family}.context_length`]: model.contextLength ?? 131_072,
+      [`${family}.context_length`]: maximumContext(model),
     },
     modified_at: MODIFIED_AT,
   };

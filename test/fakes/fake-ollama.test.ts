@@ -223,6 +223,38 @@ describe('fake Ollama: other endpoints', () => {
     expect([unknownRoute.status, await unknownRoute.text()]).toEqual([404, '404 page not found']);
   });
 
+  it("lists in /api/ps the models a chat loaded, with the context each got (Ollama's default, num_ctx, the model's maximum)", async () => {
+    fake = await startFakeOllama({ models: [{ name: 'llama3.2' }, { name: 'tiny', contextLength: 1024 }] });
+    const ps = async (): Promise<unknown> => (await fetch(`${fake.url}/api/ps`)).json();
+    expect(await ps()).toEqual({ models: [] });
+    fake.script('one', 'two');
+    await (await postChat(hello)).text();
+    await (await postChat({ model: 'tiny', messages: hello.messages, options: { num_ctx: 8192 } })).text();
+    expect(await ps()).toEqual({
+      models: [
+        expect.objectContaining({ name: 'llama3.2:latest', model: 'llama3.2:latest', context_length: 4096 }),
+        expect.objectContaining({ name: 'tiny:latest', context_length: 1024 }),
+      ],
+    });
+    const show = await fetch(`${fake.url}/api/show`, { method: 'POST', body: JSON.stringify({ model: 'tiny' }) });
+    expect(((await show.json()) as { model_info: unknown }).model_info).toMatchObject({
+      'general.architecture': 'llama',
+      'llama.context_length': 1024,
+    });
+  });
+
+  it('answers /api/ps as older servers do: without context_length, or not at all', async () => {
+    fake = await startFakeOllama({ ps: 'no-context-length', replies: ['one'] });
+    await (await postChat(hello)).text();
+    const [entry] = ((await (await fetch(`${fake.url}/api/ps`)).json()) as { models: object[] }).models;
+    expect(entry).toMatchObject({ name: 'llama3.2:latest', size_vram: expect.any(Number) });
+    expect(entry).not.toHaveProperty('context_length');
+    await fake.close();
+    fake = await startFakeOllama({ ps: 'absent' });
+    const absent = await fetch(`${fake.url}/api/ps`);
+    expect([absent.status, await absent.text()]).toEqual([404, '404 page not found']);
+  });
+
   it('records every request with method, path and parsed body', async () => {
     fake = await startFakeOllama({ replies: ['ok'] });
     await fetch(`${fake.url}/api/tags?x=1`);

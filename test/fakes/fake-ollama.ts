@@ -1,6 +1,6 @@
 /**
  * A fake Ollama server on 127.0.0.1 that speaks the real wire protocol (NDJSON `/api/chat`,
- * `/api/tags`, `/api/show`, `/api/version`, `/api/embed`, `{"error"}` bodies) and plays scripted replies,
+ * `/api/tags`, `/api/show`, `/api/ps`, `/api/version`, `/api/embed`, `{"error"}` bodies) and plays scripted replies,
  * for client tests and for end-to-end tests of the `mcp-chat` binary. It records every request.
  * `/api/pull` downloads the models `offerPull` (or `pullable`) put in its "library"; a pulled model is
  * then listed like the others (fake-ollama-pull.ts).
@@ -31,7 +31,9 @@ import {
   type FakeReply,
   type FakeReplySpec,
   loadReply,
+  maximumContext,
   normalizeName,
+  psEntry,
   registryPath,
   showBody,
   tagsEntry,
@@ -79,10 +81,20 @@ export interface FakeOllamaOptions {
   tls?: { cert: string; key: string };
   /**
    * Refuse, as Ollama does for `truncate: false`, a chat whose prompt (its JSON's characters / 4)
-   * is longer than the request's `num_ctx` (default 4096, as Ollama loads a model): HTTP 400 with
+   * is longer than the context the model was loaded with (its `num_ctx`, else `defaultContext`): HTTP 400 with
    * the message llama.cpp's server writes (`CONTEXT_REFUSAL`). Not a scripted reply used up.
    */
   refuseOverContext?: boolean;
+  /**
+   * The context a model is loaded with when a request names no `num_ctx`: Ollama's default,
+   * 4096 (or `OLLAMA_CONTEXT_LENGTH`); capped, as Ollama caps it, by the model's own maximum.
+   */
+  defaultContext?: number;
+  /**
+   * `/api/ps` as a server of another age answers it: `full` (default) lists each loaded model with
+   * its `context_length`; `no-context-length` leaves that field out; `absent` is a 404.
+   */
+  ps?: 'full' | 'no-context-length' | 'absent';
 }
 
 /** What Ollama answers (HTTP 400) to a prompt over the context with `truncate: false` (ollama/ollama#16800). */
@@ -138,6 +150,8 @@ class FakeOllamaServer implements FakeOllama {
   private models: FakeModel[];
   private readonly sockets = new Set<Socket>();
   private readonly pullable = new Map<string, FakePullSpec>();
+  /** Models a chat has loaded, with the context each was given, as `/api/ps` lists them. */
+  private readonly loaded = new Map<string, { model: FakeModel; context: number }>();
   private waiters: Array<() => boolean> = [];
   private readonly server: http.Server;
 
@@ -215,6 +229,7 @@ class FakeOllamaServer implements FakeOllama {
     else if (route === 'GET /api/version') exchange.json(200, { version: this.options.version ?? '0.12.6' });
     else if (route === 'GET /api/tags') exchange.json(200, { models: this.models.map(tagsEntry) });
     else if (route === 'POST /api/show') this.show(exchange, record.body);
+    else if (route === 'GET /api/ps' && this.options.ps !== 'absent') this.ps(exchange);
     else if (route === 'POST /api/chat') await this.chat(exchange, raw, record.body);
     else if (route === 'POST /api/embed') this.embed(exchange, record.body);
     else if (route === 'POST /api/pull') await this.pull(exchange, record.body);
@@ -232,6 +247,22 @@ class FakeOllamaServer implements FakeOllama {
     const model = this.findModel(name);
     if (!model) return exchange.json(404, { error: `model '${name}' not found` });
     exchange.json(200, showBody(model));
+  }
+
+  private ps(exchange: Exchange): void {
+    const withContext = this.options.ps !== 'no-context-length';
+    const models = [...this.loaded.values()].map(({ model, context }) =>
+      psEntry(model, withContext ? context : undefined),
+    );
+    exchange.json(200, { models });
+  }
+
+  /** Loads `model` as Ollama does for a request: with its `num_ctx`, else the default, at most the model's own. */
+  private load(model: FakeModel, request: FakeChatRequest): number {
+    const asked = typeof request.options?.num_ctx === 'number' ? request.options.num_ctx : undefined;
+    const context = Math.min(asked ?? this.options.defaultContext ?? 4096, maximumContext(model));
+    this.loaded.set(normalizeName(model.name), { model, context });
+    return context;
   }
 
   /** `/api/pull`: the `ollama` package sends the name as `name`, newer clients as `model`; Ollama takes both. */
@@ -286,10 +317,10 @@ class FakeOllamaServer implements FakeOllama {
     const request = body as FakeChatRequest;
     const refusal = this.refusal(request);
     if (refusal) return exchange.json(refusal[0], { error: refusal[1] });
+    const numCtx = this.load(this.findModel(request.model) as FakeModel, request);
     if (!Array.isArray(request.messages) || request.messages.length === 0)
       return exchange.json(200, loadReply(request.model));
     const promptChars = JSON.stringify(request.messages).length + JSON.stringify(request.tools ?? []).length;
-    const numCtx = typeof request.options?.num_ctx === 'number' ? request.options.num_ctx : 4096;
     const promptTokens = Math.ceil(promptChars / 4);
     if (this.options.refuseOverContext && request.truncate === false && promptTokens > numCtx)
       return exchange.json(400, { error: contextRefusal(promptTokens, numCtx) });

@@ -78,7 +78,7 @@ function compactorOver(llm: ScriptedLlm, messages: ChatMessage[], compactAt?: nu
   const compactor = new Compactor({
     llm,
     conversation,
-    numCtx: 8192,
+    context: { tokens: 8192 },
     maxMessages: 4,
     ...(compactAt ? { compactAt } : {}),
   });
@@ -159,12 +159,16 @@ describe('a compaction', () => {
   it('before a turn: when the next request would not fit, or the history would pass history.compact_at', async () => {
     const unbounded = new Conversation();
     unbounded.add(...history);
-    const fits = new Compactor({ llm: new ScriptedLlm([]), conversation: unbounded, numCtx: 8192 });
+    const fits = new Compactor({ llm: new ScriptedLlm([]), conversation: unbounded, context: { tokens: 8192 } });
     expect(await fits.beforeTurn([user('next')])).toBeUndefined();
     const tight = new Conversation();
     tight.add(...history);
     // About 330 tokens of history, in a context whose prompt share is 150.
-    const small = new Compactor({ llm: new ScriptedLlm(['short summary']), conversation: tight, numCtx: 200 });
+    const small = new Compactor({
+      llm: new ScriptedLlm(['short summary']),
+      conversation: tight,
+      context: { tokens: 200 },
+    });
     expect(await small.beforeTurn([user('next')])).toMatchObject({ outcome: { type: 'compacted' }, cause: 'fit' });
     const bounded = compactorOver(new ScriptedLlm(['short summary']), history);
     expect(await bounded.compactor.beforeTurn([user('next')])).toMatchObject({ cause: 'fit' });

@@ -35,10 +35,11 @@ describe('config defaults and fields', () => {
       baseUrl: 'http://127.0.0.1:11434',
       model: 'llama3.2',
       timeoutMs: 120_000,
-      numCtx: 8192,
       toolMode: 'auto',
       options: {},
     });
+    // No num_ctx by default: Ollama's own context, as it reports it, is the one budgeted by.
+    expect(config.ollama).not.toHaveProperty('numCtx');
     // No bound on the messages by default: as many as fit the model's context.
     expect(config.history).toEqual({});
     // The state directory, not the working directory (HOME unset here: the user's own home).
@@ -89,6 +90,13 @@ describe('config defaults and fields', () => {
     });
     expect(config.history).toEqual({ maxMessages: 40 });
     expect(config.logging).toEqual({ level: 'debug', file: '/var/log/mcp.log' });
+  });
+
+  it('takes a num_ctx given among the model options as the one set: it is the one sent, so it is budgeted by', () => {
+    const config = load({ ...minimal, ollama: { options: { num_ctx: 16384, temperature: 0 } } });
+    expect(config.ollama).toMatchObject({ numCtx: 16384, options: { num_ctx: 16384, temperature: 0 } });
+    const both = load({ ...minimal, ollama: { num_ctx: 4096, options: { num_ctx: 16384 } } });
+    expect(both.ollama.numCtx).toBe(16384);
   });
 
   it('maps every stdio field', () => {

@@ -233,7 +233,9 @@ const flags = fc.record({ host: hostileString, model: hostileString }, { require
 /** What every loaded config guarantees to the rest of the program. */
 function expectUsable(config: AppConfig): void {
   expect(['http:', 'https:']).toContain(new URL(config.ollama.baseUrl).protocol);
-  expect(Number.isInteger(config.ollama.numCtx) && config.ollama.numCtx > 0).toBe(true);
+  // Unset, the context is Ollama's to say; set, it is a positive whole number of tokens.
+  const { numCtx } = config.ollama;
+  expect(numCtx === undefined || (Number.isInteger(numCtx) && numCtx > 0)).toBe(true);
   // A tiny positive timeout in seconds must not round to 0 ms, which some timers take as "none".
   expect(Number.isInteger(config.ollama.timeoutMs) && config.ollama.timeoutMs >= 1).toBe(true);
   expect(path.isAbsolute(config.logging.file)).toBe(true);

@@ -3,6 +3,7 @@
  * catalogue when it fits, else the pinned tools then the ranking while they fit, and `find_tools`
  * leading to the rest. It remembers the session's used and found tools, which stay pinned.
  */
+import type { ContextSize } from '../context-window.js';
 import { errorResult } from '../tool-execution.js';
 import { displayName, type ToolRef } from '../../vocabulary/tool-naming.js';
 import type { ToolCall, ToolOffer, ToolProtocolName, ToolResult, ToolSpec } from '../../vocabulary/types.js';
@@ -15,7 +16,8 @@ import { type RankingRequest, rankTools } from './tool-ranking.js';
 export type { Selection } from './tool-offer.js';
 
 export interface ToolSelectionOptions {
-  numCtx: number;
+  /** The model's context: a fixed size, or one read at each request (what Ollama reports may change it). */
+  numCtx: number | ContextSize;
   /** The share of `num_ctx` the offered tools may take (0–1). */
   budgetShare: number;
   /** Tool names per server offered on every request (the config's `alwaysInclude`). */
@@ -45,7 +47,8 @@ export class ToolSelection {
   constructor(private readonly options: ToolSelectionOptions) {}
 
   get budgetTokens(): number {
-    return Math.floor(this.options.numCtx * this.options.budgetShare);
+    const { numCtx, budgetShare } = this.options;
+    return Math.floor((typeof numCtx === 'number' ? numCtx : numCtx.tokens) * budgetShare);
   }
 
   async select(
