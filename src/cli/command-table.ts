@@ -274,13 +274,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'trust',
     description: "trust this directory's mcp_config.json and .env as they are now (remembered until they change)",
+    takesGlobals: true,
     options: [
       { flags: '--forget', description: "forget this directory's files" },
       { flags: '--list', description: 'list every trusted file, and whether it has changed since' },
     ],
-    async run({ flags, output }: Invocation<[], { forget?: boolean; list?: boolean }>) {
+    async run({ flags, command, output }: Invocation<[], { forget?: boolean; list?: boolean }>) {
       const { trustCommand } = await import('./trust-command.js');
-      return trustCommand(output, flags);
+      return trustCommand(output, { ...flags, host: globals(command).host });
     },
   },
   {

@@ -8,7 +8,7 @@ import { CONFIG_FILE_NAME, parseConfigFile, parseDotEnv } from '../config/load.j
 import { sha256, snapshot, type FileSnapshot, type TrustStore } from '../state/trust-store.js';
 import { describeConfig, describeDotEnv } from '../config/trust-summary.js';
 import { openTrustStore } from '../session/runtime.js';
-import { sameDirectory } from '../session/trust-gate.js';
+import { ollamaOverride, sameDirectory } from '../session/trust-gate.js';
 import { ExitCode, UsageError } from '../shared/errors.js';
 import { PACKAGE_ROOT } from '../shared/paths.js';
 import type { Output } from './output.js';
@@ -16,6 +16,8 @@ import type { Output } from './output.js';
 export interface TrustOptions {
   forget?: boolean;
   list?: boolean;
+  /** `--host`: where the chat would go, over `OLLAMA_HOST` and the file. */
+  host?: string;
 }
 
 function workingFiles(cwd: string): string[] {
@@ -30,12 +32,12 @@ export function trustCommand(output: Output, options: TrustOptions): number {
     ? list(store, output)
     : options.forget
       ? forget(store, cwd, output)
-      : trust(store, cwd, output);
+      : trust(store, cwd, output, options.host);
   if (store.problem) output.warn(store.problem);
   return code;
 }
 
-function trust(store: TrustStore, cwd: string, output: Output): number {
+function trust(store: TrustStore, cwd: string, output: Output, host: string | undefined): number {
   if (sameDirectory(cwd, PACKAGE_ROOT)) {
     output.stdout(`${cwd} is mcp-chat's own directory: its files are always trusted.`);
     return ExitCode.ok;
@@ -45,7 +47,9 @@ function trust(store: TrustStore, cwd: string, output: Output): number {
   if (files.length === 0) throw new UsageError(`nothing to trust in ${cwd}: no ${CONFIG_FILE_NAME} and no .env`);
   // Validated first: a file that cannot be used is not trusted either. Security: what is shown,
   // validated and hashed are the same bytes, read once (snapshot), so nothing unseen is trusted.
-  const lines = config ? describeConfig(config.path, parseConfigFile(config.path, config.content), cwd) : [];
+  // The address the chat would really use, as the REPL's question names it.
+  const override = ollamaOverride({ flags: host === undefined ? {} : { host }, env: process.env });
+  const lines = config ? describeConfig(config.path, parseConfigFile(config.path, config.content), cwd, override) : [];
   if (dotEnv) lines.push(...describeDotEnv(dotEnv.path, parseDotEnv(dotEnv.content)));
   store.trust(files);
   output.stdout(

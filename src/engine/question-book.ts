@@ -32,7 +32,6 @@ function yesOrNo(decision: Decision | 'refused'): boolean | undefined {
 const READ: { [K in QuestionKind]: (decision: Decision | 'refused') => AnswerOf[K] | undefined } = {
   approval: (decision) => (decision === 'refused' ? 'deny' : typeof decision === 'string' ? decision : undefined),
   sampling: (decision) => (decision === 'refused' ? 'deny' : typeof decision === 'string' ? decision : undefined),
-  review: (decision) => yesOrNo(decision),
   url: (decision) => yesOrNo(decision),
   'tool-changes': (decision) => yesOrNo(decision),
   form: (decision): FormAnswer | undefined => {

@@ -5,17 +5,19 @@
  */
 import { assertNever } from '../shared/errors.js';
 import type { ServerQuestion } from '../vocabulary/questions.js';
+import { samplingLines } from '../vocabulary/server-requests.js';
 import type { ServerMessage } from './protocol.js';
 
 function describe(question: ServerQuestion): { server: string; message: string } {
   switch (question.kind) {
-    case 'sampling':
-      return { server: question.request.server, message: `may ${question.request.server} use ${question.model}?` };
-    case 'review':
+    case 'sampling': {
+      const { server } = question.request;
+      const { asked, limits } = samplingLines(question.request);
       return {
-        server: question.request.server,
-        message: `may this completion go back to ${question.request.server}? ${question.result.text}`,
+        server,
+        message: `may ${server} use ${question.model} for a completion (${limits})? ${asked.join(' · ')}`,
       };
+    }
     case 'form':
       return { server: question.request.server, message: `${question.request.message} (a form: deny declines it)` };
     case 'url':

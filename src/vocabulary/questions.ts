@@ -1,11 +1,10 @@
 /**
  * What is put to the user while the chat runs, as data with an id: may a call run, may a server use
- * the model, may its completion go back, may a URL open, a form to fill in, may a server's changed
- * tools be offered. Every front end answers
+ * the model, may a URL open, a form to fill in, may a server's changed tools be offered. Every front end answers
  * a question the same way, by its id (`answer(id, decision)` on the session), never through a
  * callback inside it.
  */
-import type { FormAnswer, FormRequest, SamplingRequest, SamplingResult, UrlRequest } from './server-requests.js';
+import type { FormAnswer, FormRequest, SamplingRequest, UrlRequest } from './server-requests.js';
 import type { ServerToolChanges } from './tool-pins.js';
 import type { ApprovalDecision, CallId, QuestionId, ToolCall } from './types.js';
 
@@ -13,8 +12,6 @@ export type Question =
   | { id: QuestionId; kind: 'approval'; callId: CallId; call: ToolCall }
   /** `model`: the model that would write the completion. */
   | { id: QuestionId; kind: 'sampling'; request: SamplingRequest; model: string }
-  /** The completion, before it goes back to the server. */
-  | { id: QuestionId; kind: 'review'; request: SamplingRequest; result: SamplingResult }
   | { id: QuestionId; kind: 'form'; request: FormRequest }
   | { id: QuestionId; kind: 'url'; request: UrlRequest }
   /** A server's tools new or changed since the user accepted them: may the model be offered them? */
@@ -38,7 +35,6 @@ export type Decision = ApprovalDecision | FormAnswer;
 export interface AnswerOf {
   approval: ApprovalDecision;
   sampling: ApprovalDecision;
-  review: boolean;
   url: boolean;
   form: FormAnswer;
   'tool-changes': boolean;

@@ -93,6 +93,24 @@ export interface ServerRequestHandler {
   urlCompleted(server: string, elicitationId: string): void;
 }
 
+/**
+ * What a sampling request asks, as every front end shows it before the user answers: the system
+ * prompt, each message (and how many images it carries), then its limits on one line.
+ */
+export function samplingLines(request: SamplingRequest): { asked: string[]; limits: string } {
+  const messages = request.messages.map((message) => {
+    const images = message.images.length > 0 ? ` [+${message.images.length} image(s)]` : '';
+    return `${message.role}: ${message.text}${images}`;
+  });
+  const system = request.systemPrompt ? [`system: ${request.systemPrompt}`] : [];
+  const limits = [
+    `at most ${request.maxTokens} tokens`,
+    ...(request.temperature === undefined ? [] : [`temperature ${request.temperature}`]),
+    ...(request.stopSequences?.length ? [`stops at ${JSON.stringify(request.stopSequences)}`] : []),
+  ];
+  return { asked: [...system, ...messages], limits: limits.join(' · ') };
+}
+
 /** What became of one server request: for `debug`, the log and `ask --json`. */
 export interface ServerRequestRecord {
   server: string;

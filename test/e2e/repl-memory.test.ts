@@ -1,19 +1,32 @@
 /**
- * What the model remembers in the REPL, as a person uses it (tmux, the built binary, the fake
- * Ollama): a three-turn tool conversation still carries its first turn at the end, and a turn
- * cancelled mid-reply stays in the conversation, so the next message can refer to it.
+ * What the model remembers in the REPL, as a person uses it in a 120×35 terminal (tmux, the built
+ * binary, the fake Ollama): a three-turn tool conversation still carries its first turn at the end
+ * and the screen shows all three, a turn cancelled mid-reply stays in the conversation, so the next
+ * message can refer to it, and a table as wide as the terminal allows is drawn whole.
  */
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { useReplSession } from '../helpers/repl-session.js';
+import { describe, expect, it, vi } from 'vitest';
+import { SCREEN_WAIT, useReplSession } from '../helpers/repl-session.js';
 import { REPO_ROOT } from '../helpers/server-configs.js';
 import { TmuxPane } from '../helpers/tmux.js';
+
+const COLUMNS = 120;
+
+/** A reply's table just under 120 columns wide once drawn: it fits, so no cell needs to wrap. */
+const WIDE_TABLE = [
+  '| Server | Transport | What it does | Tools |',
+  '|:--|:--|:--|--:|',
+  '| filesystem | stdio | Reads, writes and searches the files under the allowed roots, nothing outside | 14 |',
+  '| everything | Streamable HTTP | Exercises the protocol: prompts, resources, sampling, tasks | 11 |',
+].join('\n');
 
 const textCall = (expression: string): string =>
   JSON.stringify({ action: 'use_tool', server: 'calculator', tool: 'evaluate', arguments: { expression } });
 
 describe.skipIf(!TmuxPane.available())('the conversation the model is sent', () => {
   const repl = useReplSession({
+    width: COLUMNS,
+    height: 35,
     config: {
       mcpServers: {
         calculator: { command: process.execPath, args: [path.join(REPO_ROOT, 'dist/servers/calculator/main.js')] },
@@ -41,6 +54,12 @@ describe.skipIf(!TmuxPane.available())('the conversation the model is sent', () 
       expect(sent(index)).toContain('It is 144.');
     }
     expect(repl.pane.screen()).not.toContain('Compacted');
+    // All three exchanges are on the terminal itself, not only in its scrollback.
+    const visible = repl.pane.visible();
+    for (const [question, , answer] of turns) {
+      expect(visible).toContain(`› ${question}`);
+      expect(visible).toContain(answer);
+    }
   });
 
   it('keeps a cancelled turn, its partial answer marked as interrupted, for the next request', async () => {
@@ -58,5 +77,24 @@ describe.skipIf(!TmuxPane.available())('the conversation the model is sent', () 
     expect(last.at(-3)?.content).toBe('What is the capital of Australia?');
     expect(last.at(-2)?.content).toMatch(/^The capital of Australia is Can\n\n\[.*interrupted.*\]$/);
     expect(repl.pane.screen()).toContain('The capital of Australia is Can');
+  });
+
+  it('draws a table as wide as the terminal allows within it, every border whole and no cell wrapped', async () => {
+    repl.ollama.script(WIDE_TABLE);
+    repl.pane.type('Which servers are there?', 'Enter');
+    await repl.shows('Exercises the protocol: prompts, resources, sampling, tasks');
+    await vi.waitFor(() => expect(repl.pane.visible()).toMatch(/└.*┘[\s\S]*ready/), SCREEN_WAIT);
+    const lines = repl.pane.visible().split('\n');
+    for (const line of lines) expect(Array.from(line.trimEnd()).length).toBeLessThanOrEqual(COLUMNS);
+    const table = lines.filter((line) => /^[┌│├└]/.test(line)).map((line) => line.trimEnd());
+    // Top, head, a rule under it and between the rows, bottom: one line each, as nothing had to wrap.
+    expect(table).toHaveLength(7);
+    for (const line of table) {
+      expect(line).toMatch(/^[┌│├└].*[┐│┤┘]$/);
+      expect(Array.from(line).length).toBe(Array.from(table[0] ?? '').length);
+    }
+    expect(Array.from(table[0] ?? '').length).toBeGreaterThan(100);
+    expect(table[3]).toContain('Reads, writes and searches the files under the allowed roots, nothing outside');
+    expect(table[5]).toMatch(/│ everything │ Streamable HTTP │ Exercises the protocol: .* │ {4}11 │$/);
   });
 });

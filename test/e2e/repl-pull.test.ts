@@ -2,7 +2,7 @@
  * Pulling a model from the REPL: the real binary in a terminal (tmux), the fake Ollama's
  * `/api/pull`. `/model <name>` for a model that is not pulled offers it for download; y pulls it
  * with a live progress line and then switches; Esc cancels the pull and keeps the model; n, or any
- * other line, pulls nothing. Each answer waits for the prompt, which shows once the offer takes one. A REPL started with a model that is not pulled offers it too.
+ * other line, pulls nothing; a pull Ollama refuses says its status and body. Each answer waits for the prompt, which shows once the offer takes one. A REPL started with a model that is not pulled offers it too.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { RecordedRequest } from '../fakes/fake-ollama.js';
@@ -98,6 +98,25 @@ describe.skipIf(!TmuxPane.available())('/model <name> for a model that is not pu
     await repl.shows('Check the name at https://ollama.com/library');
     pane.type('model', 'Enter');
     await repl.shows('Model: newmodel');
+  });
+
+  it('y against an /api/pull that fails (HTTP 500 and a body): what failed is said, the model stays, the chat goes on', async () => {
+    repl.ollama.offerPull('missing-model', { refuse: { status: 500, body: 'disk full on the Ollama host' } });
+    pane.type('/model missing-model', 'Enter');
+    await repl.shows('missing-model is not pulled. Pull it now?');
+    await repl.shows('pull? y/n ›');
+    pane.type('y', 'Enter');
+    await repl.shows(`pulling missing-model through ${repl.ollama.url} failed: HTTP 500: disk full on the Ollama host`);
+    expect(pullsOf(repl, 'missing-model')).toHaveLength(1);
+    // What follows the failure: no advice to pull it again (the offer before it names the commands).
+    const after = pane.screen().split('failed: HTTP 500: disk full on the Ollama host').at(-1) ?? '';
+    expect(after).not.toMatch(/pull it with|mcp-chat pull/i);
+    expect(pane.screen()).not.toContain('↓ missing-model');
+    await vi.waitFor(() => expect(pane.screen()).toMatch(/^newmodel {2}ollama ✓/m), SCREEN_WAIT);
+    repl.ollama.script('Still here.');
+    pane.type('are you there?', 'Enter');
+    await repl.shows('Still here.');
+    expect(repl.ollama.chatRequests.at(-1)?.model).toBe('newmodel');
   });
 
   it('a line that is not y or n sets the offer aside and goes on as typed', async () => {

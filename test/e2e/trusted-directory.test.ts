@@ -101,6 +101,7 @@ describe('an untrusted mcp_config.json in the working directory', () => {
         `  calc: runs ${process.execPath} ${CALCULATOR}  (reads $GREETING)`,
         '    env: GREETING=${GREETING}',
         "    alwaysAllow: none · trust: yes (mcp-chat's own server) · sampling: ask · elicitation: ask",
+        `  sends the chat to ${ollama.url} (OLLAMA_HOST)`,
         `${path.join(repo, '.env')}: sets GREETING, OTHER`,
         `Remembered in ${trustFile()} until a file changes; \`mcp-chat trust --forget\` undoes it.`,
         '',
@@ -112,6 +113,18 @@ describe('an untrusted mcp_config.json in the working directory', () => {
     expect(tools.stdout).toMatch(/^calc\n {2}evaluate\(expression\)/m);
     ollama.script('Hello from a trusted directory.');
     expect(await cli(['ask', 'hi'])).toEqual({ code: 0, stdout: 'Hello from a trusted directory.\n', stderr: '' });
+  });
+
+  it('`mcp-chat trust` names the Ollama the chat really goes to: OLLAMA_HOST, or --host, over the file', async () => {
+    fs.writeFileSync(configPath(), JSON.stringify({ ollama: { base_url: 'http://10.0.0.9:11434' }, mcpServers: {} }));
+    const fileNotUsed = 'its own http://10.0.0.9:11434 is not used';
+    const byEnv = await cli(['trust']);
+    expect(byEnv.code).toBe(0);
+    expect(byEnv.stdout).toContain(`  sends the chat to ${ollama.url} (OLLAMA_HOST; ${fileNotUsed})\n`);
+    const byFlag = await cli(['trust', '--host', 'gpu-box:8080']);
+    expect(byFlag.code).toBe(0);
+    expect(byFlag.stdout).toContain(`  sends the chat to http://gpu-box:8080 (--host; ${fileNotUsed})\n`);
+    expect((await cli(['--host', 'gpu-box:8080', 'trust'])).stdout).toContain('http://gpu-box:8080 (--host;');
   });
 
   it('an edited config (a pull after trusting brings a new command) is refused again', async () => {

@@ -83,6 +83,11 @@ export class TmuxPane {
     return this.tmux('capture-pane', '-p', '-t', this.session, '-S', '-');
   }
 
+  /** What the terminal shows now, its scrollback left out. */
+  visible(): string {
+    return this.tmux('capture-pane', '-p', '-t', this.session);
+  }
+
   /** The screen with the lines the terminal wrapped joined again: each line break left is the program's own. */
   programLines(): string[] {
     return this.tmux('capture-pane', '-p', '-J', '-t', this.session, '-S', '-').split('\n');

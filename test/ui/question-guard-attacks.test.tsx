@@ -102,7 +102,7 @@ describe('question attacks in the REPL: a server asks', () => {
     app.press('y', KEY.enter);
     await app.waitUntil(() => expect(app.inputLine()).toBe('y'));
     expect(app.screen()).toContain(NOT_READY_HINT);
-    expect(app.screen()).not.toContain('use the model? y/a/n ›');
+    expect(app.screen()).not.toContain('allow? y/a/n ›');
     // Esc declines at once, ready or not.
     app.press(KEY.esc);
     await app.waitForAnswer('It was declined.');

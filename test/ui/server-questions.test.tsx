@@ -1,7 +1,7 @@
 /**
  * A server's requests to the person at the REPL (the chat wired as the program wires it,
  * server-everything over stdio and over Streamable HTTP, the fake Ollama): may it use the model
- * (and may the completion go back), a form filled in field by field with what is wrong said as it
+ * (one question, its completion going back on a yes), a form filled in field by field with what is wrong said as it
  * is typed, and a URL opened only after a yes. Each test draws a screen of its own over the one chat.
  */
 import fs from 'node:fs';
@@ -70,10 +70,7 @@ describe('a server asks the user, in the REPL', () => {
     const app = await screen(repl);
     repl.ollama.script(textCall('trigger-sampling-request', { prompt: 'zebra' }), 'It was declined.');
     app.send('ask the server to sample');
-    await app.waitForScreen('everything asks your model (llama3.2) for a completion:');
-    await app.waitForScreen('user: Resource trigger-sampling-request context: zebra');
-    await app.waitForScreen('at most 100 tokens · temperature 0.7');
-    await app.waitForScreen('use the model? y/a/n ›');
+    await app.waitForScreen('allow? y/a/n ›');
     app.send('n');
     await app.waitForAnswer('It was declined.');
     expect(samplingRequests()).toEqual([]);
@@ -82,25 +79,29 @@ describe('a server asks the user, in the REPL', () => {
     ).toBe(true);
   });
 
-  it('sampling: y runs it on the model, the completion is shown, and y sends it back', async () => {
+  it('sampling is one question: what the server asks and the model that answers; y sends the completion back', async () => {
     const app = await screen(repl);
     repl.ollama.script(textCall('trigger-sampling-request', { prompt: 'zebra' }), 'Zebras are striped.', 'Done.');
     app.send('sample again');
-    await app.waitForScreen('use the model? y/a/n ›');
-    app.send('y');
-    await app.waitForScreen('The completion for everything (llama3.2):');
-    await app.waitForScreen('send? y/n ›');
+    await app.waitForScreen('everything asks your model (llama3.2) for a completion:');
+    await app.waitForScreen('system: You are a helpful test server.');
+    await app.waitForScreen('user: Resource trigger-sampling-request context: zebra');
+    await app.waitForScreen('at most 100 tokens · temperature 0.7');
+    await app.waitForScreen('Allow it? y once, a always for everything this session, n deny.');
+    await app.waitForScreen('allow? y/a/n ›');
     app.send('y');
     await app.waitForAnswer('Done.');
     expect(samplingRequests()).toHaveLength(1);
     expect(lastToolResult()).toContain('Zebras are striped.');
+    // Nothing else was asked: not the completion before it went back.
+    expect(app.screen()).not.toContain('send? y/n');
   });
 
   it('Esc while the model writes for a server stops the completion with the turn', async () => {
     const app = await screen(repl);
     repl.ollama.script(textCall('trigger-sampling-request', { prompt: 'slowly' }), { text: 'Never', hang: true });
     app.send('sample slowly');
-    await app.waitForScreen('use the model? y/a/n ›');
+    await app.waitForScreen('allow? y/a/n ›');
     app.send('y');
     const sampling = () =>
       repl.ollama.requests.find(
@@ -270,9 +271,7 @@ describe('a server over Streamable HTTP asks the user, in the REPL', () => {
     repl.ollama.script(textCall('trigger-sampling-request', { prompt: 'okapi' }), 'Okapis are shy.', 'Done.');
     app.send('sample over http');
     await app.waitForScreen('everything asks your model (llama3.2) for a completion:');
-    await app.waitForScreen('use the model? y/a/n ›');
-    app.send('y');
-    await app.waitForScreen('send? y/n ›');
+    await app.waitForScreen('allow? y/a/n ›');
     app.send('y');
     await app.waitForAnswer('Done.');
     expect(sentContents(repl.ollama).some((content) => content.includes('Okapis are shy.'))).toBe(true);

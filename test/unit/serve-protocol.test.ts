@@ -1,6 +1,10 @@
-/** What `serve` reads from a client (src/serve/protocol.ts), and how many a second (src/serve/rate-limit.ts). */
+/**
+ * What `serve` reads from a client (src/serve/protocol.ts), how many a second (src/serve/rate-limit.ts),
+ * and what it tells a client a server asks (src/serve/question-view.ts).
+ */
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES, readClientMessage } from '../../src/serve/protocol.js';
+import { questionMessage } from '../../src/serve/question-view.js';
 import { RateLimit } from '../../src/serve/rate-limit.js';
 
 describe('serve client messages', () => {
@@ -37,5 +41,27 @@ describe('serve client messages', () => {
     expect(Array.from({ length: 25 }, () => limit.take()).filter(Boolean)).toHaveLength(20);
     now += 100;
     expect([limit.take(), limit.take()]).toEqual([true, false]);
+  });
+});
+
+describe('serve questions', () => {
+  it('a sampling question says what the server asks, its limits and the model that would answer', () => {
+    const request = {
+      server: 'lab',
+      messages: [{ role: 'user' as const, text: 'Summarise the notes', images: [] }],
+      systemPrompt: 'Be brief.',
+      maxTokens: 64,
+      modelHints: [],
+    };
+    expect(questionMessage({ id: 'question_1', kind: 'sampling', request, model: 'llama3.2' })).toEqual({
+      type: 'question',
+      payload: {
+        id: 'question_1',
+        kind: 'sampling',
+        server: 'lab',
+        message:
+          'may lab use llama3.2 for a completion (at most 64 tokens)? system: Be brief. · user: Summarise the notes',
+      },
+    });
   });
 });

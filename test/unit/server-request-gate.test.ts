@@ -55,15 +55,13 @@ function gate(entry: Partial<StdioServerConfig>, questions?: QuestionBook, yes =
 const signal = new AbortController().signal;
 
 /** A front end at the question book: it answers each question as it is asked, by its id, and notes its kind. */
-function answering(approval: 'once' | 'always' | 'deny', send = true, form: Decision = { action: 'decline' }) {
+function answering(approval: 'once' | 'always' | 'deny', form: Decision = { action: 'decline' }) {
   const asked: string[] = [];
   const questions = new QuestionBook();
   const decisionFor = (question: ServerQuestion): Decision => {
     switch (question.kind) {
       case 'sampling':
         return approval;
-      case 'review':
-        return send ? 'once' : 'deny';
       case 'form':
         return form;
       case 'url':
@@ -81,24 +79,24 @@ function answering(approval: 'once' | 'always' | 'deny', send = true, form: Deci
 }
 
 describe('ServerRequestGate', () => {
-  it('"always" asks once per server for the session; each completion is still shown before it goes', async () => {
+  it('"always" asks once per server for the session, and the completion goes back with nothing more asked', async () => {
     const { questions, asked } = answering('always');
     const { gate: g, requests } = gate({}, questions);
     await g.sample(request(), signal);
     const result = await g.sample(request(), signal);
-    expect(asked).toEqual(['sampling', 'review', 'review']);
+    expect(asked).toEqual(['sampling']);
     expect(result).toEqual({ model: 'llama3.2', text: 'a reply', stopReason: 'maxTokens' });
     expect(requests[0]?.options).toEqual({ num_predict: 5 });
   });
 
-  it('a completion the user does not send is declined; "allow" neither asks nor shows', async () => {
-    const { questions, asked } = answering('once', false);
-    await expect(gate({}, questions).gate.sample(request(), signal)).rejects.toThrow(
-      'the user did not send the completion',
-    );
+  it('sampling the user denies is declined and never reaches the model; "allow" does not ask', async () => {
+    const { questions, asked } = answering('deny');
+    const denied = gate({}, questions);
+    await expect(denied.gate.sample(request(), signal)).rejects.toThrow('the user declined the sampling request');
+    expect(denied.requests).toEqual([]);
     const allowed = answering('once');
     await gate({ sampling: 'allow' }, allowed.questions).gate.sample(request(), signal);
-    expect(asked).toEqual(['sampling', 'review']);
+    expect(asked).toEqual(['sampling']);
     expect(allowed.asked).toEqual([]);
   });
 
@@ -144,7 +142,7 @@ describe('ServerRequestGate', () => {
       servers: [stdioServer('lab', [], { sampling: 'allow' }), stdioServer('shy', [], { sampling: 'deny' })],
       model: () => model,
       log: createLogger({ level: 'silent', file: null }),
-      questions: answering('once', true, { action: 'cancel' }).questions,
+      questions: answering('once', { action: 'cancel' }).questions,
       notify: () => undefined,
       openUrl: async () => undefined,
       onRecord: (record) => records.push(record),
