@@ -80,7 +80,7 @@ function load(): { tools: ToolSpec[]; requests: Request[]; heldOut: Request[] } 
   const withEarlier = requests.filter(hasContext).length;
   if (withEarlier > MAX_WITH_CONTEXT)
     throw new Error(`${withEarlier} requests carry context; at most ${MAX_WITH_CONTEXT} may`);
-  const heldOut = readRequests('tool-requests-heldout.jsonl');
+  const heldOut = readRequests('tool-requests-heldout-2.jsonl');
   if (heldOut.some(hasContext)) throw new Error('held-out requests are first messages: none may carry context');
   return { tools, requests, heldOut };
 }
@@ -280,7 +280,7 @@ export async function benchToolSelection(): Promise<BenchmarkResult> {
         (embeddings
           ? `by words and by embeddings from ${process.env.BENCH_EMBED_MODEL} on ${process.env.BENCH_OLLAMA_HOST}. `
           : 'by words only (BM25): no embedding model runs here (set BENCH_OLLAMA_HOST and BENCH_EMBED_MODEL to add one). ') +
-        `A row's side figures also give recall on the ${heldOut.length} requests of bench/fixtures/tool-requests-heldout.jsonl, ` +
+        `A row's side figures also give recall on the ${heldOut.length} requests of bench/fixtures/tool-requests-heldout-2.jsonl, ` +
         'written apart from the corpus and never read while the ranking was tuned. ' +
         'A hit: one of the tools that serve the request is among those ' +
         'offered. Recall is measured for native tool calls (the first five as definitions in the request, the rest as ' +

@@ -89,7 +89,7 @@ function instructionsByServer(tools: ToolSpec[]): Map<string, string> {
 }
 
 /** Quoted, so a server's own headings and lines stay inside its section and read as its words. */
-function quotedInstructions(instructions: string | undefined): string[] {
+export function quotedInstructions(instructions: string | undefined): string[] {
   if (instructions === undefined) return [];
   const quoted = instructions.split('\n').map((line) => (line.trim() === '' ? '>' : `> ${line}`));
   return ['Its instructions, in its own words:', ...quoted];
@@ -143,13 +143,22 @@ export function buildSystemPrompt(tools: ToolSpec[], mode: ToolProtocolName, lis
   return prompt;
 }
 
+/** What heads the servers' instructions in a native prompt. */
+export const SERVER_NOTES_HEADING = '# Server notes';
+
+/** A server's instructions as a native prompt's server notes carry them. */
+export const serverNote = (server: string, instructions: string): string[] => [
+  serverHeading(server),
+  ...quotedInstructions(instructions),
+];
+
 function nativePrompt(tools: ToolSpec[], listed: ToolSpec[]): string {
   const native = `${INTRO}\nUse the provided tools when they help answer the question; otherwise answer directly. After a tool result arrives, use it to answer the user.`;
   const instructions = instructionsByServer([...tools, ...listed]);
-  const notes = [...instructions].flatMap(([server, text]) => [serverHeading(server), ...quotedInstructions(text)]);
+  const notes = [...instructions].flatMap(([server, text]) => serverNote(server, text));
   return [
     native,
-    ...(notes.length > 0 ? ['', '# Server notes', ...notes] : []),
+    ...(notes.length > 0 ? ['', SERVER_NOTES_HEADING, ...notes] : []),
     ...(listed.length > 0 ? ['', ...listedTools(listed)] : []),
   ].join('\n');
 }

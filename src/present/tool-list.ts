@@ -1,5 +1,5 @@
 /** The tool catalogue for people, by server with each tool's parameters: `tools` and the REPL's `tools`. */
-import { catalogueTokens } from '../engine/tool-selection/tool-cost.js';
+import { catalogueInstructionsTokens, catalogueTokens } from '../engine/tool-selection/tool-cost.js';
 import type { ToolSpec } from '../vocabulary/types.js';
 import { counted } from '../shared/plural.js';
 import { twoColumns } from './listing-layout.js';
@@ -24,9 +24,12 @@ export function toolBudget(numCtx: number, config: { tools: { budgetShare: numbe
   return { numCtx, budgetShare: config.tools.budgetShare };
 }
 
-/** The catalogue's size against its budget, as native tool definitions (the larger of the two forms). */
+/**
+ * The catalogue's size against its budget, as native tool definitions (the larger of the two forms)
+ * with the servers' instructions the system prompt quotes beside them.
+ */
 function budgetLine(tools: ToolSpec[], { numCtx, budgetShare }: ToolBudget): string {
-  const size = catalogueTokens(tools, 'native');
+  const size = catalogueTokens(tools, 'native') + catalogueInstructionsTokens(tools, 'native');
   const budget = Math.floor(numCtx * budgetShare);
   const share = `${Math.round(budgetShare * 1000) / 10} % of num_ctx ${numCtx}`;
   const catalogue = `${counted(tools.length, 'tool')}, about ${size} tokens`;

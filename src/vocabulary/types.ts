@@ -225,7 +225,7 @@ export interface ToolOffer {
   budgetTokens: number;
   /** What the offered tools take, in estimated tokens. */
   tokens: number;
-  /** Natively, the part of `tokens` the tools listed in the system prompt take (with their heading). */
+  /** Natively, the part of `tokens` in the system prompt: the listed tools and the servers' instructions. */
   listedTokens?: number;
   /** `short`: descriptions cut to fit more tools (names, types and `required` are never cut). */
   form: 'full' | 'short';

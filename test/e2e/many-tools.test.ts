@@ -151,18 +151,20 @@ describe('ask with 95 tools at num_ctx 8192', () => {
     'natively, the tools past the first few are listed in the system prompt, and one called there as text runs',
     async () => {
       ollama = await startFakeOllama();
-      const call = { action: 'use_tool', server: 'everything', tool: 'echo', arguments: { message: 'ping' } };
-      ollama.script(JSON.stringify(call), 'It echoed ping.');
+      const call = { action: 'use_tool', server: 'filesystem', tool: 'list_allowed_directories', arguments: {} };
+      ollama.script(JSON.stringify(call), 'One directory.');
       const result = await ask(['--yes', 'hello']);
       expect(result.code).toBe(0);
       const output = JSON.parse(result.stdout) as AskJson;
       const [offer] = output.toolsOffered;
       const listed = offer?.tools.filter((tool) => tool.listed) ?? [];
-      expect(listed).toContainEqual(expect.objectContaining({ name: 'everything.echo', reason: 'ranked' }));
+      expect(listed).toContainEqual(
+        expect.objectContaining({ name: 'filesystem.list_allowed_directories', reason: 'ranked' }),
+      );
       const [first] = ollama.chatRequests.filter((chat) => chat.messages.length > 0);
       // Sent as definitions: the tools not listed, and find_tools.
       expect(offeredNames(first)).toHaveLength((offer?.tools.length ?? 0) - listed.length + 1);
-      expect(offeredNames(first)).not.toContain('everything__echo');
+      expect(offeredNames(first)).not.toContain('filesystem__list_allowed_directories');
       const system = String(first?.messages[0]?.content);
       const section = system.slice(system.indexOf('# More tools'));
       expect(section).toContain('reply with ONLY this JSON object');
@@ -170,9 +172,11 @@ describe('ask with 95 tools at num_ctx 8192', () => {
       // What the section takes is what the offer counted, and with the definitions it keeps the budget.
       expect(Math.ceil(section.length / 4)).toBeLessThanOrEqual(offer?.listedTokens ?? 0);
       expect(toolTokens(first) + (offer?.listedTokens ?? 0)).toBeLessThanOrEqual(BUDGET_TOKENS);
-      expect(output.toolCalls).toMatchObject([{ server: 'everything', tool: 'echo', isError: false }]);
-      expect(output.toolCalls[0]?.result).toContain('ping');
-      expect(output.answer).toBe('It echoed ping.');
+      expect(output.toolCalls).toMatchObject([
+        { server: 'filesystem', tool: 'list_allowed_directories', isError: false },
+      ]);
+      expect(output.toolCalls[0]?.result).toContain(workDir);
+      expect(output.answer).toBe('One directory.');
     },
     RUN_MS,
   );

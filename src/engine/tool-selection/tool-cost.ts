@@ -4,7 +4,14 @@
  * lines in the system prompt's catalogue.
  */
 import { estimateTextTokens } from '../conversation.js';
-import { describeTool, LISTED_TOOLS_INTRO, serverHeading } from '../system-prompt.js';
+import {
+  describeTool,
+  LISTED_TOOLS_INTRO,
+  quotedInstructions,
+  SERVER_NOTES_HEADING,
+  serverHeading,
+  serverNote,
+} from '../system-prompt.js';
 import { modelName } from '../../vocabulary/tool-naming.js';
 import type { ToolProtocolName, ToolSpec } from '../../vocabulary/types.js';
 
@@ -44,4 +51,30 @@ export function listedTokens(tool: ToolSpec, listedServers: ReadonlySet<string>)
   const intro = listedServers.size === 0 ? estimateTextTokens(`\n${LISTED_TOOLS_INTRO}\n`) : 0;
   const heading = listedServers.has(tool.server) ? 0 : estimateTextTokens(`${serverHeading(tool.server)}\n`);
   return toolTokens(tool, 'json') + intro + heading;
+}
+
+/**
+ * What a server's instructions add to the prompt when the first of its tools is offered (`noted`:
+ * the servers whose instructions are counted already): natively, its note, and the notes' heading
+ * with the first; in text modes, the quoted lines under its heading in the tool list. The prompt
+ * quotes them beside the tools, so they are the tools' share of the context.
+ */
+export function instructionsTokens(tool: ToolSpec, protocol: ToolProtocolName, noted: ReadonlySet<string>): number {
+  const text = tool.serverInstructions;
+  if (text === undefined || noted.has(tool.server)) return 0;
+  if (protocol !== 'native') return estimateTextTokens(`${quotedInstructions(text).join('\n')}\n`);
+  const heading = noted.size === 0 ? estimateTextTokens(`\n${SERVER_NOTES_HEADING}\n`) : 0;
+  return heading + estimateTextTokens(`${serverNote(tool.server, text).join('\n')}\n`);
+}
+
+/** What the instructions of the servers of `tools` add to the prompt. */
+export function catalogueInstructionsTokens(tools: ToolSpec[], protocol: ToolProtocolName): number {
+  const noted = new Set<string>();
+  let tokens = 0;
+  for (const tool of tools) {
+    const cost = instructionsTokens(tool, protocol, noted);
+    if (cost > 0) noted.add(tool.server);
+    tokens += cost;
+  }
+  return tokens;
 }

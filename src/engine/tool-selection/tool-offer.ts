@@ -5,7 +5,7 @@
 import { displayName } from '../../vocabulary/tool-naming.js';
 import type { OfferReason, OfferedTool, ToolOffer, ToolProtocolName, ToolSpec } from '../../vocabulary/types.js';
 import { catalogueServers, findToolsSpec } from './find-tools.js';
-import { catalogueTokens, toolTokens } from './tool-cost.js';
+import { catalogueInstructionsTokens, catalogueTokens, instructionsTokens, toolTokens } from './tool-cost.js';
 import { DESCRIBED_TOOLS, type Placement, placeTool, shortForm } from './tool-placement.js';
 
 /** What one request sends, and the account of it. */
@@ -47,9 +47,10 @@ export function wholeCatalogue({ catalogue, protocol, budgetTokens }: OfferTarge
   const key = `${protocol} ${budgetTokens}`;
   let whole: BuiltOffer | null | undefined = known.get(key);
   if (whole === undefined) {
-    const full = catalogueTokens(catalogue, protocol);
+    const notes = catalogueInstructionsTokens(catalogue, protocol);
+    const full = catalogueTokens(catalogue, protocol) + notes;
     const short = full <= budgetTokens ? catalogue : catalogue.map(shortForm);
-    const tokens = full <= budgetTokens ? full : catalogueTokens(short, protocol);
+    const tokens = full <= budgetTokens ? full : catalogueTokens(short, protocol) + notes;
     whole =
       tokens > budgetTokens
         ? null
@@ -62,6 +63,7 @@ export function wholeCatalogue({ catalogue, protocol, budgetTokens }: OfferTarge
                 catalogue: catalogue.length,
                 budgetTokens,
                 tokens,
+                ...inPrompt(protocol, notes),
                 form: short === catalogue ? 'full' : 'short',
                 tools: catalogue.map((tool) => offered(tool, 'all')),
               },
@@ -72,38 +74,48 @@ export function wholeCatalogue({ catalogue, protocol, budgetTokens }: OfferTarge
   return whole;
 }
 
+/** Natively, the part of an offer's tokens the system prompt carries, when there is one. */
+const inPrompt = (protocol: ToolProtocolName, tokens: number): { listedTokens?: number } =>
+  protocol === 'native' && tokens > 0 ? { listedTokens: tokens } : {};
+
 type Chosen = Map<ToolSpec, { reason: OfferReason } & Placement>;
 
 /**
- * The candidates that fit, each once, in order, and what they cost with `find_tools` added.
+ * The candidates that fit, each once, in order, and what they cost with `find_tools` and their
+ * servers' instructions (`notes`, also within `tokens`) added.
  * The user's own `alwaysInclude` is kept even past the budget: the context check reports it.
  */
 function choose(
   { catalogue, protocol, budgetTokens }: OfferTarget,
   candidates: Candidate[],
   servers: string[],
-): { chosen: Chosen; tokens: number } {
+): { chosen: Chosen; tokens: number; notes: number } {
   const chosen: Chosen = new Map();
   // Sized for the largest count it can show, so adding it never breaks the budget.
   let tokens = toolTokens(findToolsSpec(catalogue.length, catalogue.length, servers), protocol);
+  let notes = 0;
   const listedServers = new Set<string>();
+  const notedServers = new Set<string>();
   for (const [tool, reason] of candidates) {
     if (chosen.has(tool)) continue;
     const described = chosen.size < DESCRIBED_TOOLS;
     const placement = placeTool(tool, protocol, described, listedServers, budgetTokens);
-    if (reason !== 'always' && tokens + placement.cost > budgetTokens) continue;
+    const note = instructionsTokens(tool, protocol, notedServers);
+    if (reason !== 'always' && tokens + placement.cost + note > budgetTokens) continue;
     chosen.set(tool, { reason, ...placement });
     if (placement.listed) listedServers.add(tool.server);
-    tokens += placement.cost;
+    if (note > 0) notedServers.add(tool.server);
+    tokens += placement.cost + note;
+    notes += note;
   }
-  return { chosen, tokens };
+  return { chosen, tokens, notes };
 }
 
 /** The candidates in order while they fit, then `find_tools`; `ranked` gives the ranked ones their rank. */
 export function fillBudget(target: OfferTarget, candidates: Candidate[], ranked: ToolSpec[]): BuiltOffer {
   const { catalogue, budgetTokens } = target;
   const servers = catalogueServers(catalogue);
-  const { chosen, tokens } = choose(target, candidates, servers);
+  const { chosen, tokens, notes } = choose(target, candidates, servers);
   const rankOf = new Map(ranked.map((tool, index) => [tool, index + 1]));
   const placed = [...chosen.values()];
   const tools = placed.filter(({ listed }) => !listed).map(({ form }) => form);
@@ -125,7 +137,7 @@ export function fillBudget(target: OfferTarget, candidates: Candidate[], ranked:
         catalogue: catalogue.length,
         budgetTokens,
         tokens,
-        ...(listed.length > 0 ? { listedTokens: listedCost } : {}),
+        ...inPrompt(target.protocol, listedCost + notes),
         form: 'short',
         tools: entries,
       },
