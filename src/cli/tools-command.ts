@@ -1,6 +1,7 @@
 /**
  * `mcp-chat tools [--json]`: start the configured servers, list their tools, exit.
- * `--json` prints exactly `[{ server, name, description, inputSchema }]`.
+ * `--json` prints exactly `[{ server, name, description, inputSchema }]`, and `serverInstructions` on
+ * each tool of a server that gave `instructions` (as the model reads them: capped, secrets hidden).
  * `--changes` shows what waits for the user's acceptance instead; `--accept <server>` accepts it.
  */
 import { ASSUMED_CONTEXT } from '../engine/context-window.js';
@@ -29,11 +30,12 @@ export async function toolsCommand(runtime: Runtime, output: Output, options: To
     heldBack: host.heldBackTools(),
   }));
   if (options.json) {
-    const rows = tools.map(({ server, name, description, inputSchema }) => ({
+    const rows = tools.map(({ server, name, description, inputSchema, serverInstructions }) => ({
       server,
       name,
       description,
       inputSchema,
+      ...(serverInstructions === undefined ? {} : { serverInstructions }),
     }));
     output.stdout(jsonForTerminal(rows));
   } else {

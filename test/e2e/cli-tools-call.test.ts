@@ -34,6 +34,7 @@ describe('mcp-chat tools', () => {
       name: string;
       description: string;
       inputSchema: { type: string };
+      serverInstructions?: string;
     }[];
     const names = tools.map((tool) => `${tool.server}.${tool.name}`);
     expect(names).toEqual(
@@ -49,9 +50,33 @@ describe('mcp-chat tools', () => {
       ]),
     );
     for (const tool of tools) {
-      expect(Object.keys(tool).sort()).toEqual(['description', 'inputSchema', 'name', 'server']);
+      const keys = ['description', 'inputSchema', 'name', 'server', 'serverInstructions'];
+      expect(Object.keys(tool).sort()).toEqual(tool.serverInstructions === undefined ? keys.slice(0, 4) : keys);
       expect(tool.inputSchema.type).toBe('object');
     }
+  });
+
+  it("prints each server's instructions on its tools, as the model reads them", async () => {
+    const result = await runCli(['tools', '--json'], { cwd: workDir, env });
+    expect(result.code).toBe(0);
+    const tools = JSON.parse(result.stdout) as { server: string; serverInstructions?: string }[];
+    const calculator = tools.filter((tool) => tool.server === 'calculator');
+    expect(calculator.length).toBeGreaterThan(0);
+    for (const tool of calculator)
+      expect(tool.serverInstructions).toBe(
+        'Use evaluate for any arithmetic, math function or unit conversion instead of computing it yourself.',
+      );
+    // server-everything sends 1,574 characters: the model reads the first 1,000, and says so.
+    const config = path.join(workDir, 'everything-instructions.json');
+    fs.writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { everything: { command: 'node', args: [EVERYTHING, 'stdio'] } } }),
+    );
+    const everything = await runCli(['--config', config, 'tools', '--json'], { cwd: workDir, env });
+    expect(everything.code).toBe(0);
+    const [first, ...rest] = JSON.parse(everything.stdout) as { serverInstructions?: string }[];
+    expect(first?.serverInstructions).toMatch(/^[\s\S]{1000}[\s\S]*truncated/);
+    for (const tool of rest) expect(tool.serverInstructions).toBe(first?.serverInstructions);
   });
 
   it('prints a readable list grouped by server', async () => {
