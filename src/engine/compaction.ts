@@ -73,12 +73,6 @@ export interface CompactorOptions {
   maxMessages?: number;
   /** `history.compact_at`: the share of the history's room that, once filled, compacts before a turn. */
   compactAt?: number;
-  /**
-   * `tools.budget_share`: the share of the context the tools may take. Before the first request of
-   * a process (a resumed session) the history's room is not known yet; it is then taken as the
-   * prompt's share less the tools', so that a long history is compacted, not cut, in that request.
-   */
-  toolShare?: number;
 }
 
 /** Why a compaction happened without `/compact`: the screen says so. */
@@ -154,10 +148,10 @@ export class Compactor {
     return { results: found.results, before: found.before, after: found.after };
   }
 
-  /** The history's room: as at the last request (in the context as it is now), or the prompt's less the tools' before the first. */
+  /** The history's room: as at the last request (in the context as it is now), or the whole prompt's before the first. */
   private budget(): number {
-    const { conversation, context, toolShare = 0 } = this.options;
-    return conversation.roomAt(context.tokens) ?? promptBudget(context.tokens) - Math.floor(toolShare * context.tokens);
+    const { conversation, context } = this.options;
+    return conversation.roomAt(context.tokens) ?? promptBudget(context.tokens);
   }
 
   private keepLimits(): KeepLimits {

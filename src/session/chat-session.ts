@@ -100,7 +100,6 @@ export class ChatSession {
       llm,
       conversation: this.chatbot.conversation,
       context: this.context,
-      toolShare: runtime.config.tools.budgetShare,
       ...(maxMessages === undefined ? {} : { maxMessages }),
       ...(compactAt === undefined ? {} : { compactAt }),
     });

@@ -178,18 +178,6 @@ describe('a compaction', () => {
     expect(await high.compactor.beforeTurn([user('next')])).toBeUndefined();
   });
 
-  it('before the first request of a resumed session: the tools share the context, so the history is compacted rather than cut', async () => {
-    // About 330 tokens of history: it fits the prompt's share of 500 (375), not once the tools take their quarter.
-    const resumed = (toolShare?: number): Compactor => {
-      const conversation = new Conversation();
-      conversation.add(...history);
-      const options = { llm: new ScriptedLlm(['short summary']), conversation, context: { tokens: 500 } };
-      return new Compactor(toolShare === undefined ? options : { ...options, toolShare });
-    };
-    expect(await resumed().beforeTurn([user('next')])).toBeUndefined();
-    expect(await resumed(0.25).beforeTurn([user('next')])).toMatchObject({ cause: 'fit' });
-  });
-
   it('says why it compacted, and that /compact does it by hand', () => {
     const outcome = { type: 'compacted', turns: 2, before: 1_200, after: 80 } as const;
     expect(describeCompaction(outcome, 'fit')).toBe(
