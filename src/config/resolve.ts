@@ -11,6 +11,7 @@ import { normalizeOllamaUrl } from './ollama-url.js';
 import { isDisabled, resolveServer, secondsToMs } from './resolve-server.js';
 import { type ConfigFile, LOG_LEVELS, LOG_SIZE } from './schema.js';
 import type { AppConfig, DisabledServer, OllamaSettings, ServerConfig, ToolSettings } from './types.js';
+import { positiveInteger } from '../shared/positive-integer.js';
 
 export const DEFAULTS = {
   baseUrl: 'http://127.0.0.1:11434',
@@ -90,10 +91,6 @@ function resolveOllama(file: ConfigFile, options: ResolveOptions): OllamaSetting
     options: modelOptions,
     ...(ollama.think === undefined ? {} : { think: ollama.think }),
   };
-}
-
-function positiveInteger(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 /** Where mcp-chat started, then the configured roots (relative ones from the config file's directory), once each. */

@@ -4,11 +4,8 @@
  * `/api/show`'s `model_info` holds the model's own maximum under `<architecture>.context_length`.
  */
 import { isRecord } from '../shared/is-record.js';
+import { positiveInteger } from '../shared/positive-integer.js';
 import { sameModel } from './wire.js';
-
-function positive(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
-}
 
 /** The context `model` was loaded with, from `/api/ps`; undefined when it is not loaded or not said. */
 export function readLoadedContext(listing: unknown, model: string): number | undefined {
@@ -18,7 +15,7 @@ export function readLoadedContext(listing: unknown, model: string): number | und
       isRecord(candidate) &&
       [candidate.name, candidate.model].some((name) => typeof name === 'string' && sameModel(name, model)),
   );
-  return isRecord(entry) ? positive(entry.context_length) : undefined;
+  return isRecord(entry) ? positiveInteger(entry.context_length) : undefined;
 }
 
 /** The model's own longest context, from `/api/show`'s `model_info`. */
@@ -26,5 +23,5 @@ export function readMaximumContext(show: unknown): number | undefined {
   const info = isRecord(show) ? show.model_info : undefined;
   if (!isRecord(info)) return undefined;
   const architecture = info['general.architecture'];
-  return typeof architecture === 'string' ? positive(info[`${architecture}.context_length`]) : undefined;
+  return typeof architecture === 'string' ? positiveInteger(info[`${architecture}.context_length`]) : undefined;
 }
