@@ -121,7 +121,8 @@ export class ChatSession {
       yield { type: 'prompt-messages', server, prompt: name, messages: input.messages };
     }
     for (const text of input.notices) yield { type: 'notice', text };
-    await this.context.refresh(this.llm.model);
+    // Once Ollama has said what the loaded model has, it keeps that context: no need to ask every turn.
+    if (this.context.unsettled(this.llm.model)) await this.context.refresh(this.llm.model);
     const made = await this.compactor.beforeTurn(input.messages, signal);
     if (made?.outcome?.type === 'cancelled') {
       yield { type: 'cancelled' };
