@@ -42,9 +42,19 @@ function requestBody(body: RequestInit['body']): string | Uint8Array | undefined
 
 function plainHeaders(headers: RequestInit['headers']): Record<string, string> {
   if (headers === undefined) return {};
-  if (Array.isArray(headers) || headers instanceof Headers) return Object.fromEntries(new Headers(headers));
-  // The package passes a plain record: read as it is, without a `Headers` made per request.
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name, typeof value === 'string' ? value : value.join(', ')]),
-  );
+  // A plain record (what the package passes) is read as it is. It is checked first because the
+  // global `Headers` is a lazy getter: touching it loads all of undici, which this path never uses.
+  if (isPlainRecord(headers)) {
+    return Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, typeof value === 'string' ? value : value.join(', ')]),
+    );
+  }
+  return Object.fromEntries(new Headers(headers));
+}
+
+function isPlainRecord(
+  headers: NonNullable<RequestInit['headers']>,
+): headers is Record<string, string | readonly string[]> {
+  const prototype: unknown = Object.getPrototypeOf(headers);
+  return prototype === Object.prototype || prototype === null;
 }

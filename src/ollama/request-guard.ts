@@ -7,6 +7,7 @@ import { isRecord } from '../shared/is-record.js';
 import type { Logger } from '../shared/log.js';
 import { abortError } from './failures.js';
 import { readText, sendHttpRequest } from './http-request.js';
+import { errorReply, packageReply, type PackageReply } from './package-reply.js';
 
 export interface GuardOptions {
   /** Longest wait for the server; 0 or a non-finite value disables it. */
@@ -105,30 +106,27 @@ export class RequestGuard {
 
   /**
    * Passed to `new Ollama({ fetch })`; the request goes out over `node:http` (http-request.ts). The
-   * package is handed a `Response` with the status; a streamed reply's body is read by
-   * `replyObjects`, from the socket's stream, and the package's own reader of it is never used.
+   * package is handed the status and a read body (package-reply.ts); a streamed reply's body is
+   * read by `replyObjects`, from the socket's stream, and the package's own reader of it is never used.
    */
-  readonly fetch: typeof fetch = async (input, init) => {
+  readonly fetch: typeof fetch = (input, init) =>
+    // The package reads only what a `PackageReply` has of a `Response`; it is given no undici one.
+    this.send(requestUrl(input), init ?? {}) as unknown as Promise<Response>;
+
+  private async send(url: URL, init: RequestInit): Promise<PackageReply> {
     // The package creates its abort controller only once the headers are in; ours also
     // covers connecting and waiting for the first byte.
-    init?.signal?.addEventListener('abort', () => this.cancel(), { once: true });
-    const reply = await sendHttpRequest(requestUrl(input), init ?? {}, this.controller.signal);
-    // The package reads a status text only for an error, whose message is ours: none is handed on.
+    init.signal?.addEventListener('abort', () => this.cancel(), { once: true });
+    const reply = await sendHttpRequest(url, init, this.controller.signal);
     const status = reply.statusCode ?? 0;
-    if (status < 200 || status > 299) {
-      const text = await readText(reply).catch(() => '');
-      return jsonErrorResponse(
-        status,
-        errorField(text) ?? (text.trim() || `${status} ${reply.statusMessage ?? ''}`.trim()),
-      );
-    }
+    if (status < 200 || status > 299)
+      return errorReply(status, await readText(reply).catch(() => ''), reply.statusMessage);
     if (!this.options.streaming) {
-      const headers = { 'content-type': reply.headers['content-type'] ?? 'application/json' };
-      return new Response(await readText(reply), { status, headers });
+      return packageReply(status, await readText(reply), reply.headers['content-type'] ?? 'application/json');
     }
     this.streamed = reply[Symbol.asyncIterator]();
-    return new Response('', { status });
-  };
+    return packageReply(status, '', reply.headers['content-type'] ?? 'application/x-ndjson', reply);
+  }
 
   /**
    * The objects of the NDJSON reply the last request opened, read to the end of the
@@ -186,27 +184,6 @@ export class RequestGuard {
     }
     return parsed;
   }
-}
-
-function errorField(text: string): string | undefined {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    const field = typeof parsed === 'object' && parsed !== null ? Reflect.get(parsed, 'error') : undefined;
-    return typeof field === 'string' ? field : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Rewrites any error body as `{"error": text}`: on other bodies (a proxy's HTML, plain
- * text) the package prints to the console, which would corrupt the terminal UI.
- */
-function jsonErrorResponse(status: number, message: string): Response {
-  return new Response(JSON.stringify({ error: message }), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-  });
 }
 
 function requestUrl(input: string | URL | Request): URL {
