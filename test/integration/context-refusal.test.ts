@@ -70,6 +70,35 @@ describe('a prompt longer than the context Ollama has', () => {
     expect(retry.at(-1)?.content).toBe(`two ${quoted(1200)}`);
   });
 
+  it('shortens an old tool result first, and writes no summary when that is enough', async () => {
+    const session = await sessionOver(1024);
+    // The estimate puts this history well inside the room; Ollama counts the quotes twice over and refuses it.
+    session.chatbot.conversation.add(
+      { role: 'user', content: 'The code word is PINEAPPLE.' },
+      { role: 'assistant', content: 'Noted.' },
+      { role: 'user', content: 'Read notes.txt' },
+      { role: 'assistant', content: '{"action":"use_tool","server":"file","tool":"read_file","arguments":{}}' },
+      { role: 'user', content: `notes ${quoted(1800)}`, toolResult: true },
+      { role: 'assistant', content: 'The notes are quotes.' },
+    );
+    ollama.script('PINEAPPLE.');
+    const events = await turn(session, 'What is the code word?');
+    expect(events.at(-1)).toMatchObject({ type: 'final', answer: 'PINEAPPLE.' });
+    expect(events).toContainEqual({
+      type: 'notice',
+      text: expect.stringMatching(
+        /^Shortened 1 earlier tool result to its start \(about [\d,]+ → [\d,]+ tokens\) because Ollama refused the request as longer than the model's context\.$/,
+      ),
+    });
+    // The refused request and its retry: no summary was asked for.
+    const requests = ollama.chatRequests;
+    expect(requests).toHaveLength(2);
+    const retry = (requests[1]?.messages ?? []).map((message) => message.content);
+    expect(retry[1]).toBe('The code word is PINEAPPLE.');
+    expect(retry[5]).toMatch(/^notes "+\n\[… shortened: \d+ of 1806 characters left out/);
+    expect(retry.at(-1)).toBe('What is the code word?');
+  });
+
   it('with nothing to compact, ends the turn with a clear error and what to do', async () => {
     const session = await sessionOver(1024);
     const events = await turn(session, `only ${quoted(2000)}`);
