@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatSession } from '../../src/session/chat-session.js';
 import { createOllamaClient } from '../../src/ollama/client.js';
+import { SUMMARY_HEADING } from '../../src/engine/compaction.js';
 import { SESSION_FORMAT } from '../../src/state/session-file.js';
 import { silentLogger } from '../../src/shared/log.js';
 import type { ChatMessage } from '../../src/vocabulary/types.js';
@@ -36,7 +37,7 @@ const isSummaryRequest = (request: FakeChatRequest): boolean =>
 let ollama: FakeOllama;
 afterEach(() => ollama.close());
 
-async function resumedSession(): Promise<ChatSession> {
+async function resumedSession(messages = resumed): Promise<ChatSession> {
   ollama = await startFakeOllama({ models: [{ name: 'llama3.2', capabilities: ['completion'] }] });
   const runtime = testRuntime({ baseUrl: ollama.url, model: 'llama3.2', numCtx: NUM_CTX }, {});
   const session = new ChatSession(runtime, new FakeToolHost(), createOllamaClient(runtime.config.ollama, silentLogger));
@@ -49,7 +50,7 @@ async function resumedSession(): Promise<ChatSession> {
     updatedAt: now,
     turns: 2,
     title: FIRST,
-    messages: resumed,
+    messages,
     screen: [],
   });
   return session;
@@ -72,5 +73,30 @@ describe("a resumed session's first request", () => {
     expect(sent.slice(1, 3)).toEqual([FIRST, 'Noted the code word.']);
     expect(sent[5]).toContain('[… shortened:');
     expect(sent.at(-1)).toBe('What is the code word?');
+  });
+
+  it('summarises the earlier turns when there is no tool result to shorten, and says so', async () => {
+    const session = await resumedSession([
+      { role: 'user', content: FIRST },
+      { role: 'assistant', content: 'Noted the code word.' },
+      { role: 'user', content: `Plan the trip: ${NOTES}` },
+      { role: 'assistant', content: 'Planned.' },
+    ]);
+    ollama.script('The code word is PINEAPPLE; the trip is in May.', 'PINEAPPLE.');
+    const events = await collect(session.runTurn('What is the code word?'));
+    expect(ofType(events, 'notice').map((notice) => notice.text)).toEqual([
+      expect.stringMatching(
+        /^Compacted 2 earlier turns into a summary \(about [\d,]+ → [\d,]+ tokens\) so that the conversation fits the model's context \(\/compact does this by hand\)\.$/,
+      ),
+    ]);
+    expect(ofType(events, 'final')).toMatchObject([{ answer: 'PINEAPPLE.' }]);
+    const [summaryRequest, ...more] = ollama.chatRequests.filter(isSummaryRequest);
+    expect(more).toHaveLength(0);
+    expect(summaryRequest?.messages[1]?.content).toContain(`User: ${FIRST}`);
+    const sent = (ollama.chatRequests.at(-1)?.messages ?? []).map((message) => message.content);
+    expect(sent.slice(1)).toEqual([
+      `${SUMMARY_HEADING}\nThe code word is PINEAPPLE; the trip is in May.`,
+      'What is the code word?',
+    ]);
   });
 });
