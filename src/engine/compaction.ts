@@ -1,10 +1,11 @@
 /**
  * Compaction: room made in the conversation when it would not fit the model's context, so a long
  * conversation keeps what it learned instead of dropping it off the window. Before a turn that
- * would not fit (or would fill `history.compact_at` of its room), the oldest tool results are
- * shortened first (result-shortening.ts); only when that is not enough are the oldest whole turns
- * (and any earlier summary) replaced by one summary the model writes, as on `/compact` and when
- * Ollama refuses a prompt as too long. Policy: the latest turns that fit a share of the room stay
+ * would not fit (or would fill `history.compact_at` of its room), before a request of a turn that
+ * would not fit the room its system prompt and tools leave, and when Ollama refuses a prompt as
+ * too long, the oldest tool results are shortened first (result-shortening.ts); only when that is
+ * not enough are the oldest whole turns (and any earlier summary) replaced by one summary the
+ * model writes, as on `/compact`. Policy: the latest turns that fit a share of the room stay
  * verbatim; a failed or cancelled summary leaves the conversation as it was before the summary.
  */
 import { assertNever, errorMessage } from '../shared/errors.js';
@@ -78,6 +79,9 @@ export interface CompactorOptions {
 /** Why a compaction happened without `/compact`: the screen says so. */
 export type CompactionCause = 'fit' | 'compact-at' | 'refused';
 
+/** Why a request of a turn needs room made: its window would leave messages out, or Ollama refused it. */
+export type RequestCause = Extract<CompactionCause, 'fit' | 'refused'>;
+
 /** Tool results shortened to make room, and the history's estimated tokens before and after. */
 export interface ResultsShortened {
   results: number;
@@ -118,11 +122,28 @@ export class Compactor {
    * or the history would pass `history.compact_at`: tool results shortened first, then a summary if
    * that was not enough. Undefined when nothing was due (or there was nothing to shorten or replace).
    */
-  async beforeTurn(added: ChatMessage[], signal?: AbortSignal): Promise<RoomMade | undefined> {
+  beforeTurn(added: ChatMessage[], signal?: AbortSignal): Promise<RoomMade | undefined> {
+    return this.makeRoom(added, signal);
+  }
+
+  /**
+   * Before a request of the turn under way, whose messages are all in the conversation: the same,
+   * against the room last noted (`Conversation.noteRoom`); `cause` says why the request needs it.
+   */
+  beforeRequest(cause: RequestCause, signal?: AbortSignal): Promise<RoomMade | undefined> {
+    return this.makeRoom([], signal, cause);
+  }
+
+  private async makeRoom(
+    added: ChatMessage[],
+    signal?: AbortSignal,
+    why?: RequestCause,
+  ): Promise<RoomMade | undefined> {
     await this.running;
     const history = (): ChatMessage[] => [...this.options.conversation.all(), ...added];
-    const cause = this.due(history());
-    if (cause === undefined) return undefined;
+    const due = this.due(history());
+    if (due === undefined) return undefined;
+    const cause = why ?? due;
     const shortened = this.shorten(added);
     if (shortened && this.due(history()) === undefined) return { cause, shortened };
     // The new message counts as the latest turn: every earlier one may be folded to make room for it.

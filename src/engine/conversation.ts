@@ -61,6 +61,11 @@ export class Conversation {
   private budget: number | undefined;
   /** The context that room was taken from, when the request said. */
   private budgetContext: number | undefined;
+  /**
+   * Messages taken off the head since the start (summarised, forgotten, cleared), so that a mark
+   * stays at its place among the latest messages when room is made during a turn.
+   */
+  private headShift = 0;
 
   /** `maxMessages`: the user's bound on the window, if any. */
   constructor(private readonly maxMessages = Infinity) {}
@@ -79,14 +84,15 @@ export class Conversation {
 
   /** Returns a restore point; `rollback` drops everything added after it (a failed or cancelled turn). */
   mark(): number {
-    return this.messages.length;
+    return this.headShift + this.messages.length;
   }
 
   rollback(mark: number): void {
-    this.messages.length = Math.min(mark, this.messages.length);
+    this.messages.length = Math.max(0, Math.min(mark - this.headShift, this.messages.length));
   }
 
   clear(): void {
+    this.headShift += this.messages.length;
     this.messages = [];
   }
 
@@ -104,7 +110,9 @@ export class Conversation {
     const { summary, turns } = splitSummary(this.messages);
     const maxTokens = (this.budget ?? Infinity) * this.reach;
     const start = windowStart(turns, { maxMessages: this.maxMessages * this.reach, maxTokens });
-    if (start > 0) this.messages = [...summary, ...turns.slice(start)];
+    if (start === 0) return;
+    this.messages = [...summary, ...turns.slice(start)];
+    this.headShift += start;
   }
 
   /** The messages to send: the system prompt, the summary, then the window of history that fits in `maxTokens`. */
@@ -136,6 +144,11 @@ export class Conversation {
     return this.turnsStart(maxTokens, history) > 0;
   }
 
+  /** Whether a window of `maxTokens` would leave out earlier messages for want of room, whatever `history.max_messages` says. */
+  wouldCutForRoom(maxTokens: number): boolean {
+    return this.turnsStart(maxTokens, this.messages, Infinity) > 0;
+  }
+
   /**
    * Puts `by` (a summary, or the same messages shortened) in place of `replaced`, the head of the
    * history; false when the head is no longer those very messages (the history changed meanwhile).
@@ -143,13 +156,18 @@ export class Conversation {
   replaceHead(replaced: readonly ChatMessage[], ...by: ChatMessage[]): boolean {
     if (replaced.length === 0 || replaced.some((message, index) => this.messages[index] !== message)) return false;
     this.messages = [...by, ...this.messages.slice(replaced.length)];
+    this.headShift += replaced.length - by.length;
     return true;
   }
 
   /** Where the window of `history` starts among the turns after its summary. */
-  private turnsStart(maxTokens: number, history: readonly ChatMessage[] = this.messages): number {
+  private turnsStart(
+    maxTokens: number,
+    history: readonly ChatMessage[] = this.messages,
+    maxMessages = this.maxMessages,
+  ): number {
     const { summary, turns } = splitSummary(history);
-    const limits = { maxMessages: this.maxMessages, maxTokens: maxTokens - estimateTokens(summary) };
+    const limits = { maxMessages, maxTokens: maxTokens - estimateTokens(summary) };
     return windowStart(turns, limits);
   }
 

@@ -10,14 +10,14 @@ import type { Logger } from '../shared/log.js';
 import { type ApprovalRule, Approvals } from './approval.js';
 import { type CallOutcome, CallRunner, TurnFailures } from './call-runner.js';
 import { QuestionBook } from './question-book.js';
-import { accountFor, checkMessageFits, historyTokens } from './context-account.js';
+import { accountFor, checkMessageFits } from './context-account.js';
 import type { ContextSize } from './context-window.js';
-import { Conversation, estimateTokens } from './conversation.js';
-import { TokenCalibration } from './token-calibration.js';
+import { Conversation } from './conversation.js';
 import { interpretReply, type ReplyPlan } from './reply-interpreter.js';
 import { templateParser } from './template-parser.js';
 import { answerHistoryTokens, answerPrompt } from './answer-format.js';
-import { type CompactNow, withRoomRetry } from './context-retry.js';
+import { withRoomRetry } from './context-retry.js';
+import { RequestWindow, type RoomMaker } from './request-window.js';
 import { type CollectedChunks, collectReply } from './reply-collector.js';
 import { ReplyStream } from './reply-stream.js';
 import { ThinkControl } from './think-control.js';
@@ -65,8 +65,8 @@ export interface ChatbotOptions {
   think?: ThinkSetting;
   /** The answer must be JSON conforming to this schema: the answer's request carries it as `format`. */
   answerFormat?: JsonSchema;
-  /** Compacts the conversation when Ollama refuses a request as longer than the context; none: the turn fails. */
-  compact?: CompactNow;
+  /** Makes room before a request whose window would leave messages out, or that Ollama refused as too long. */
+  roomMaker?: RoomMaker;
 }
 
 /** One model reply, fully received. */
@@ -92,13 +92,14 @@ export class MCPChatbot {
   readonly questions: QuestionBook;
   /** Calls made in this chatbot's life: each call's id is `call_<n>`. */
   private callsMade = 0;
-  /** The estimate of a prompt's tokens, corrected by Ollama's counts. */
-  private readonly calibration = new TokenCalibration();
+  /** What each request carries of the conversation. */
+  private readonly window: RequestWindow;
   /** The reply being received: what of it was shown is kept if the turn is cancelled now. */
   private receiving: ReplyStream | undefined;
 
   constructor(private readonly options: ChatbotOptions) {
     this.conversation = new Conversation(options.maxMessages);
+    this.window = new RequestWindow(this.conversation, options.roomMaker);
     this.think = new ThinkControl(options.think);
     this.questions = options.questions ?? new QuestionBook();
     const { host, toolSelection } = options;
@@ -129,7 +130,7 @@ export class MCPChatbot {
         return;
       }
       for (let step = 1; step <= this.options.maxSteps; step++) {
-        const reply = yield* withRoomRetry(() => this.streamReply(step, signal), this.options.compact, signal);
+        const reply = yield* withRoomRetry(() => this.streamReply(step, signal), this.window, signal);
         const parser = await templateParser(this.options.llm);
         const plan = interpretReply({ ...reply, parser }, reply.callable, this.options.configuredServers);
         if (plan.type === 'answer') {
@@ -179,15 +180,12 @@ export class MCPChatbot {
     const inPrompt = { systemPrompt, toolsInPrompt: definitions === undefined };
     const account = accountFor(this.options.context.tokens, inPrompt, offer);
     checkMessageFits(account, userMessages.at(-1) ?? '', this.conversation.all().slice(0, -1));
-    const room = (): number => historyTokens({ ...account, numCtx: this.calibration.estimatedContext(account.numCtx) });
-    const messages = this.conversation.window(systemPrompt, room());
+    const messages = yield* this.window.messages(account, systemPrompt, signal);
     let collected: CollectedChunks;
     try {
       collected = yield* this.request(step, { messages, tools: definitions, signal });
-      const estimated = estimateTokens(messages.slice(1)) + account.systemTokens + account.toolTokens;
-      this.calibration.note(estimated, collected.usage.inputTokens);
       // The next turn is compacted before it is sent if Ollama's count says the history takes more room.
-      this.conversation.noteRoom(room(), account.numCtx);
+      this.window.noteCount(collected.usage.inputTokens);
     } catch (error) {
       if (!(error instanceof OllamaError && error.kind === 'no-tool-support' && protocol.name === 'native'))
         throw error;

@@ -107,18 +107,21 @@ const NOT_OLLAMA_404 = /page not found/i;
 const CONTEXT_EXCEEDED = /exceeds the (?:available )?context (?:length|size)/i;
 
 /** The sizes llama.cpp's message names, when it names them. */
-function contextDetail(text: string): string {
+function contextSizes(text: string): { prompt: string; context: string } | undefined {
   const sizes = /\((\d+) tokens\) exceeds the available context size \((\d+) tokens\)/.exec(text);
-  return sizes ? `about ${sizes[1]} tokens, the context holds ${sizes[2]}` : text;
+  return sizes?.[1] && sizes[2] ? { prompt: sizes[1], context: sizes[2] } : undefined;
 }
 
 function fromStatus(status: number, text: string, target: Target): OllamaError {
   if (status === 404 && !NOT_OLLAMA_404.test(text)) return modelMissing(target);
   if (CONTEXT_EXCEEDED.test(text)) {
+    const sizes = contextSizes(text);
+    const detail = sizes ? `about ${sizes.prompt} tokens, the context holds ${sizes.context}` : text;
     return new OllamaError(
-      `the conversation is too long for the model's context: Ollama at ${target.baseUrl} refused it (${contextDetail(text)})`,
+      `the conversation is too long for the model's context: Ollama at ${target.baseUrl} refused it (${detail})`,
       'context-exceeded',
       '/compact shortens it, /clear starts afresh; or raise ollama.num_ctx in mcp_config.json if the model supports a longer context',
+      sizes && Number(sizes.prompt),
     );
   }
   if (status === 400 && /does not support tools/i.test(text)) {

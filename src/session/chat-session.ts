@@ -10,6 +10,7 @@ import type { MCPChatbot } from '../engine/orchestrator.js';
 import { Compactor, describeCompaction, describeRoomMade, earlierTurns } from '../engine/compaction.js';
 import { ContextWindow } from '../engine/context-window.js';
 import { QuestionBook } from '../engine/question-book.js';
+import type { RoomMaker } from '../engine/request-window.js';
 import { SessionStats } from '../engine/session-stats.js';
 import type { Decision, QuestionChange } from '../vocabulary/questions.js';
 import type { ChatMessage, JsonSchema, QuestionId, ThinkSetting, ToolSpec, TurnEvent } from '../vocabulary/types.js';
@@ -93,8 +94,8 @@ export class ChatSession {
     });
     this.context = new ContextWindow(runtime.config.ollama.numCtx, llm.modelContext?.bind(llm));
     // Called only once a turn runs, when the compactor (built over the chatbot's conversation) exists.
-    const compact = (signal?: AbortSignal) => this.compactor.compact(signal);
-    this.chatbot = buildChatbot(runtime, host, llm, this.questions, { ...options, compact, context: this.context });
+    const roomMaker: RoomMaker = { beforeRequest: (cause, signal) => this.compactor.beforeRequest(cause, signal) };
+    this.chatbot = buildChatbot(runtime, host, llm, this.questions, { ...options, roomMaker, context: this.context });
     const { compactAt, maxMessages } = runtime.config.history;
     this.compactor = new Compactor({
       llm,

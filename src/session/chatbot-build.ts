@@ -1,9 +1,9 @@
 /** The session's `MCPChatbot`, wired to its host, model client, questions and context from the runtime's settings. */
 import type { ApprovalRule } from '../engine/approval.js';
 import type { ContextWindow } from '../engine/context-window.js';
-import type { CompactNow } from '../engine/context-retry.js';
 import { MCPChatbot } from '../engine/orchestrator.js';
 import type { QuestionBook } from '../engine/question-book.js';
+import type { RoomMaker } from '../engine/request-window.js';
 import type { JsonSchema } from '../vocabulary/types.js';
 import { DEFAULT_MAX_STEPS } from './limits.js';
 import type { Runtime } from './runtime.js';
@@ -15,7 +15,7 @@ export interface ChatbotParts {
   approvalRule?: ApprovalRule;
   maxSteps?: number;
   answerFormat?: JsonSchema;
-  compact: CompactNow;
+  roomMaker: RoomMaker;
   context: ContextWindow;
 }
 
@@ -42,6 +42,6 @@ export function buildChatbot(
     toolSelection: toolSelection(runtime, llm, parts.context),
     ...(config.ollama.think === undefined ? {} : { think: config.ollama.think }),
     ...(parts.answerFormat ? { answerFormat: parts.answerFormat } : {}),
-    compact: parts.compact,
+    roomMaker: parts.roomMaker,
   });
 }

@@ -47,6 +47,8 @@ export class OllamaError extends McpChatError {
     message: string,
     readonly kind: 'unreachable' | 'model-missing' | 'no-tool-support' | 'context-exceeded' | 'request-failed',
     hint?: string,
+    /** A refused prompt's tokens as Ollama counted them, when it said (`context-exceeded`). */
+    readonly promptTokens?: number,
   ) {
     super(message, ExitCode.runtime, hint);
   }

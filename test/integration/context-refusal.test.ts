@@ -9,10 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ChatSession } from '../../src/session/chat-session.js';
 import { createOllamaClient } from '../../src/ollama/client.js';
 import { silentLogger } from '../../src/shared/log.js';
-import type { ToolSpec, TurnEvent } from '../../src/vocabulary/types.js';
+import type { ChatMessage, ToolSpec, TurnEvent } from '../../src/vocabulary/types.js';
 import { type FakeOllama, startFakeOllama } from '../fakes/fake-ollama.js';
 import { FakeToolHost } from '../fakes/fake-tool-host.js';
 import { testRuntime } from '../helpers/test-session.js';
+import { textCall } from '../helpers/turns.js';
 
 /** No tools: the prompt is the conversation and a short system prompt. */
 class NoToolsHost extends FakeToolHost {
@@ -68,6 +69,41 @@ describe('a prompt longer than the context Ollama has', () => {
     expect(retry[1]?.content).toContain('The user sent a long run of quotes.');
     expect(JSON.stringify(retry)).not.toContain('one "');
     expect(retry.at(-1)?.content).toBe(`two ${quoted(1200)}`);
+  });
+
+  it('shortens old tool results first, as far as Ollama counted, and writes no summary when that is enough', async () => {
+    const session = await sessionOver(2048);
+    // The estimate puts this history inside the room; Ollama counts the quotes twice over and refuses it.
+    const read = (file: string): ChatMessage[] => [
+      { role: 'user', content: `Read ${file}` },
+      { role: 'assistant', content: textCall('file', 'read_file', { path: file }) },
+      { role: 'user', content: `${file} ${quoted(2400)}`, toolResult: true },
+      { role: 'assistant', content: `${file} is quotes.` },
+    ];
+    session.chatbot.conversation.add(
+      { role: 'user', content: 'The code word is PINEAPPLE.' },
+      { role: 'assistant', content: 'Noted.' },
+      ...read('a.txt'),
+      ...read('b.txt'),
+    );
+    ollama.script('PINEAPPLE.');
+    const events = await turn(session, 'What is the code word?');
+    expect(events.at(-1)).toMatchObject({ type: 'final', answer: 'PINEAPPLE.' });
+    expect(events).toContainEqual({
+      type: 'notice',
+      text: expect.stringMatching(
+        /^Shortened 2 earlier tool results to their start \(about [\d,]+ → [\d,]+ tokens\) because Ollama refused the request as longer than the model's context\.$/,
+      ),
+    });
+    // The refused request and its retry: no summary was asked for.
+    const [, retry, ...more] = ollama.chatRequests;
+    expect(more).toHaveLength(0);
+    const sent = (retry?.messages ?? []).map((message) => message.content);
+    expect(sent[1]).toBe('The code word is PINEAPPLE.');
+    expect(sent.filter((content) => content.includes('[… shortened:'))).toHaveLength(2);
+    expect(sent.at(-1)).toBe('What is the code word?');
+    // Judged by Ollama's count of the refused prompt, the retry leaves the reply its quarter as Ollama counts too.
+    expect(JSON.stringify(retry?.messages).length / 4).toBeLessThan(0.75 * 2048);
   });
 
   it('with nothing to compact, ends the turn with a clear error and what to do', async () => {

@@ -45,4 +45,17 @@ describe('history window', () => {
     conversation.rollback(mark);
     expect(conversation.all()).toEqual([user('q1')]);
   });
+
+  it('rolls back only what came after the mark, when earlier turns were summarised meanwhile', () => {
+    const conversation = new Conversation();
+    const earlier = [user('q1'), assistant('a1'), user('q2'), assistant('a2')];
+    conversation.add(...earlier);
+    const mark = conversation.mark();
+    conversation.add(user('q3'));
+    // Room made during the turn: the first two turns become one summary.
+    const summary: ChatMessage = { role: 'system', content: 'summary' };
+    expect(conversation.replaceHead(earlier, summary)).toBe(true);
+    conversation.rollback(mark);
+    expect(conversation.all()).toEqual([summary]);
+  });
 });
