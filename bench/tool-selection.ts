@@ -1,5 +1,5 @@
 /**
- * Tool selection (issue 16): with the 95 tools of nine real servers (bench/fixtures/
+ * Tool selection (issue 16): with the 100 tools of nine real servers (bench/fixtures/
  * many-tools-catalogue.json) at num_ctx 8192, how often the tools a request offers include one
  * that serves it (bench/fixtures/tool-requests.jsonl, requests written as users write them), at
  * budgets of 15, 25 and 40 % of the context, beside sending everything; and what ranking adds to

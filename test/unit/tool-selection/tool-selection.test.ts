@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { compactTool } from '../../../src/engine/tool-selection/compact-tool.js';
 import { EmbeddingRanker, type TextEmbedder } from '../../../src/engine/tool-selection/embedding-ranker.js';
-import { toolTokens } from '../../../src/engine/tool-selection/tool-cost.js';
+import { catalogueInstructionsTokens, toolTokens } from '../../../src/engine/tool-selection/tool-cost.js';
 import { ToolSelection, type ToolSelectionOptions } from '../../../src/engine/tool-selection/tool-selection.js';
 import { estimateTextTokens } from '../../../src/engine/conversation.js';
 import { displayName } from '../../../src/vocabulary/tool-naming.js';
@@ -13,6 +13,12 @@ import { manyToolsCatalogue } from '../../helpers/many-tools.js';
 
 const catalogue = manyToolsCatalogue();
 const ask = (message: string, earlier: string[] = []) => ({ message, earlier });
+
+function withoutInstructions(tool: ToolSpec): ToolSpec {
+  const copy = { ...tool };
+  delete copy.serverInstructions;
+  return copy;
+}
 
 function selection(options: Partial<ToolSelectionOptions> = {}): ToolSelection {
   return new ToolSelection({ numCtx: 8192, budgetShare: 0.25, alwaysInclude: {}, ...options });
@@ -33,7 +39,9 @@ describe('tool selection', () => {
     expect(offer.form).toBe('short');
     expect(tools).toHaveLength(catalogue.length);
     expect(offer.tokens).toBeLessThanOrEqual(offer.budgetTokens);
-    expect(tools.reduce((sum, tool) => sum + toolTokens(tool, 'native'), 0)).toBe(offer.tokens);
+    // The servers' instructions, quoted in the system prompt, count beside the definitions.
+    const definitions = tools.reduce((sum, tool) => sum + toolTokens(tool, 'native'), 0);
+    expect(definitions + catalogueInstructionsTokens(tools, 'native')).toBe(offer.tokens);
   });
 
   it('over the budget: the ranked tools that fit, then find_tools, within 25 % of num_ctx 8192', async () => {
@@ -63,7 +71,8 @@ describe('tool selection', () => {
     expect(offer.tools.filter((tool) => tool.listed).map((tool) => tool.name)).toEqual(listed.map(displayName));
     const protocol = toolProtocol('native');
     const withLines = estimateTextTokens(protocol.systemPrompt(tools, listed));
-    const without = estimateTextTokens(protocol.systemPrompt(tools));
+    // The listed tokens are the lines and every offered server's instructions.
+    const without = estimateTextTokens(protocol.systemPrompt(tools.map(withoutInstructions)));
     // Each piece is rounded up on its own, so the count may run a token a piece over, never under.
     expect(offer.listedTokens).toBeGreaterThanOrEqual(withLines - without);
     expect(offer.listedTokens).toBeLessThanOrEqual(withLines - without + listed.length + 10);
