@@ -13,7 +13,9 @@
  */
 const INTENTS: [string, string][] = [
   ['pull', 'open'],
-  ['take_me_to pull_up bring_up swing_by hop_over front_page go_to', 'navigate url browser'],
+  ['take_me_to get_me_to get_me_onto pull_up bring_up swing_by hop_over front_page go_to', 'navigate url browser'],
+  ['repeat parrot', 'echo'],
+  ['plus minus times divided multiplied', 'sum math expression'],
   ['team teammate teammates colleague colleagues coworker coworkers', 'users'],
   ['errors complaining complain warnings crash crashing throwing', 'console messages'],
   ['punch', 'type text'],

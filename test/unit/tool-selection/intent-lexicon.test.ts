@@ -65,6 +65,8 @@ describe('ranking', () => {
     ["tick the 'remember me' checkbox", 'playwright.browser_click'],
     ['I want to get into the literature on graph neural networks for drug discovery', 'research.search_papers'],
     ['take me to the Hacker News front page', 'playwright.browser_navigate'],
+    ['get me onto the login page of my bank', 'playwright.browser_navigate'],
+    ["demo server: what's 5 plus 8?", 'everything.get-sum'],
     ['pull up the weather for Leeds', 'playwright.browser_navigate'],
     ["who else is in our team's workspace?", 'notion.API-get-users'],
     ["the page keeps throwing errors, what's it complaining about?", 'playwright.browser_console_messages'],
