@@ -1,5 +1,5 @@
 /**
- * Tool selection (issue 16): with the 95 tools of nine real servers (bench/fixtures/
+ * Tool selection (issue 16): with the 100 tools of nine real servers (bench/fixtures/
  * many-tools-catalogue.json) at num_ctx 8192, how often the tools a request offers include one
  * that serves it (bench/fixtures/tool-requests.jsonl, requests written as users write them), at
  * budgets of 15, 25 and 40 % of the context, beside sending everything; and what ranking adds to
@@ -7,9 +7,6 @@
  * requests that only make sense mid-conversation carry the turns before them; the rows also say
  * what recall is without that context, and what it costs a request that turns to another server.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { z } from 'zod';
 import { EmbeddingRanker } from '../src/engine/tool-selection/embedding-ranker.js';
 import { catalogueTokens } from '../src/engine/tool-selection/tool-cost.js';
 import { type Selection, ToolSelection } from '../src/engine/tool-selection/tool-selection.js';
@@ -17,11 +14,10 @@ import { toolProtocol } from '../src/engine/tool-protocol.js';
 import type { ToolProtocolName, ToolSpec } from '../src/vocabulary/types.js';
 import { createOllamaClient } from '../src/ollama/client.js';
 import { createLogger } from '../src/shared/log.js';
-import { PACKAGE_ROOT } from '../src/shared/paths.js';
 import { benchmarkResult, check, row, type BenchmarkResult, type Row } from './lib/results.js';
 import { roundTo, summarize } from './lib/stats.js';
+import { hasContext, load, type Request } from './lib/tool-requests.js';
 
-const FIXTURES = path.join(PACKAGE_ROOT, 'bench/fixtures');
 const NUM_CTX = 8192;
 const BUDGETS = [0.15, 0.25, 0.4];
 const RECALL_TARGET = 0.95;
@@ -33,23 +29,6 @@ const OFFERED_CHARACTERS_TARGET = 10_000;
 
 const embeddings = embeddingsFromEnv();
 
-const Request = z
-  .object({
-    request: z.string(),
-    expected: z.array(z.string()).min(1),
-    /** Earlier user messages of the conversation, oldest first. */
-    earlier: z.array(z.string()).optional(),
-    /** Tools (`server.tool`) the conversation has used, in the order it used them. */
-    used: z.array(z.string()).optional(),
-  })
-  // A used tool is offered whatever the ranking says: one that serves the request would be a hit by construction.
-  .refine((request) => !request.used?.some((name) => request.expected.includes(name)), {
-    message: '`used` names a tool of `expected`',
-  });
-type Request = z.infer<typeof Request>;
-/** Requests that may carry context: a few, so recall stays a measure of first messages. */
-const MAX_WITH_CONTEXT = 15;
-
 /** What a session knows before a request: the earlier messages, and the tools it used. */
 interface Context {
   earlier: string[];
@@ -59,31 +38,6 @@ const withContext = (request: Request): Context => ({ earlier: request.earlier ?
 const withoutContext = (): Context => ({ earlier: [], used: [] });
 /** A browser session, for the requests that turn from it to another server. */
 const BROWSER_SESSION: Context = { earlier: ['open example.com'], used: ['playwright.browser_navigate'] };
-const hasContext = (request: Request): boolean => request.earlier !== undefined || request.used !== undefined;
-
-function readRequests(file: string): Request[] {
-  return fs
-    .readFileSync(path.join(FIXTURES, file), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => Request.parse(JSON.parse(line)));
-}
-
-/**
- * The catalogue, the corpus, and the held-out requests: written apart from the corpus and never
- * read while choosing the ranking's words and weights, so their recall is what requests nobody
- * tuned for get.
- */
-function load(): { tools: ToolSpec[]; requests: Request[]; heldOut: Request[] } {
-  const tools = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'many-tools-catalogue.json'), 'utf8')) as ToolSpec[];
-  const requests = readRequests('tool-requests.jsonl');
-  const withEarlier = requests.filter(hasContext).length;
-  if (withEarlier > MAX_WITH_CONTEXT)
-    throw new Error(`${withEarlier} requests carry context; at most ${MAX_WITH_CONTEXT} may`);
-  const heldOut = readRequests('tool-requests-heldout-2.jsonl');
-  if (heldOut.some(hasContext)) throw new Error('held-out requests are first messages: none may carry context');
-  return { tools, requests, heldOut };
-}
 
 /**
  * An embedding ranker on a real Ollama, when one is named: `BENCH_OLLAMA_HOST` and `BENCH_EMBED_MODEL`
@@ -159,6 +113,13 @@ async function hits(
 
 type Hits = Awaited<ReturnType<typeof hits>>;
 const recallOf = (results: Hits): number => results.filter((result) => result.hit).length / results.length;
+/** The first few requests missed: what to read next when tuning (never asked of the held-out set). */
+const misses = (results: Hits): string =>
+  results
+    .filter((result) => !result.hit)
+    .map((result) => result.request.request)
+    .slice(0, 12)
+    .join(' | ');
 
 /** Recall per server, by the server of each request's first expected tool. */
 function perServer(results: Hits): string {
@@ -171,8 +132,11 @@ function perServer(results: Hits): string {
     .join(', ');
 }
 
-async function recallRow(tools: ToolSpec[], requests: Request[], heldOut: Request[], share: number): Promise<Row> {
+type Corpus = ReturnType<typeof load>;
+
+async function recallRow({ tools, requests, intents, heldOut }: Corpus, share: number): Promise<Row> {
   const native = await hits(tools, requests, share, 'native');
+  const everyday = await hits(tools, intents, share, 'native');
   const unseen = await hits(tools, heldOut, share, 'native');
   const text = await hits(tools, requests, share, 'json');
   const bare = await hits(tools, requests, share, 'native', withoutContext);
@@ -208,17 +172,14 @@ async function recallRow(tools: ToolSpec[], requests: Request[], heldOut: Reques
         text.map((result) => result.characters),
       ).median,
       'recall per server (native)': perServer(native),
+      [`recall of the ${intents.length} requests in everyday intent words (native; tuned on)`]: `${roundTo(recallOf(everyday), 3)}; per server: ${perServer(everyday)}; misses: ${misses(everyday)}`,
       [`recall of the ${heldOut.length} held-out requests (native; not used for tuning)`]: `${roundTo(recallOf(unseen), 3)}; per server: ${perServer(unseen)}`,
       'recall without the conversation context (native)': roundTo(recallOf(bare), 3),
       [`recall of the ${elsewhere.length} requests not for the browser, asked in a browser session (native)`]: `${roundTo(recallOf(turned), 3)} (${roundTo(recallOf(alone), 3)} as a conversation's first message)`,
       'recall with text tool calls (json mode; more tools fit)': roundTo(recallOf(text), 3),
       'tools offered, median (json mode)': summarize(text.map((result) => result.offered)).median,
       'send everything, tokens': `${everything} (${roundTo(everything / budget, 1)}× this budget; over the whole context)`,
-      misses: native
-        .filter((result) => !result.hit)
-        .map((result) => result.request.request)
-        .slice(0, 12)
-        .join(' | '),
+      misses: misses(native),
     },
   });
 }
@@ -245,8 +206,9 @@ async function selectTimes(tools: ToolSpec[], requests: Request[], numCtx: numbe
 
 export async function benchToolSelection(): Promise<BenchmarkResult> {
   const began = performance.now();
-  const { tools, requests, heldOut } = load();
-  const rows = await Promise.all(BUDGETS.map((share) => recallRow(tools, requests, heldOut, share)));
+  const corpus = load();
+  const { tools, requests, intents, heldOut } = corpus;
+  const rows = await Promise.all(BUDGETS.map((share) => recallRow(corpus, share)));
   // Warm the caches both paths keep per catalogue (index, costs), as a running session has them.
   await selectTimes(tools, requests.slice(0, 1), NUM_CTX);
   await selectTimes(tools, requests.slice(0, 1), 1_000_000);
@@ -280,7 +242,9 @@ export async function benchToolSelection(): Promise<BenchmarkResult> {
         (embeddings
           ? `by words and by embeddings from ${process.env.BENCH_EMBED_MODEL} on ${process.env.BENCH_OLLAMA_HOST}. `
           : 'by words only (BM25): no embedding model runs here (set BENCH_OLLAMA_HOST and BENCH_EMBED_MODEL to add one). ') +
-        `A row's side figures also give recall on the ${heldOut.length} requests of bench/fixtures/tool-requests-heldout-2.jsonl, ` +
+        `A row's side figures also give recall on the ${intents.length} requests of bench/fixtures/tool-requests-intents.jsonl ` +
+        '(first messages in everyday intent words, tuned on) and on the ' +
+        `${heldOut.length} requests of bench/fixtures/tool-requests-heldout-2.jsonl, ` +
         'written apart from the corpus and never read while the ranking was tuned. ' +
         'A hit: one of the tools that serve the request is among those ' +
         'offered. Recall is measured for native tool calls (the first five as definitions in the request, the rest as ' +

@@ -4,12 +4,14 @@
  * the pipe-style `<|thinking|>…<|/thinking|>`, Command R7B's `<|START_THINKING|>…<|END_THINKING|>`,
  * DeepSeek's `<｜begin▁of▁thinking｜>…<｜end▁of▁thinking｜>`, Apertus's `<|inner_prefix|>…<|inner_suffix|>`,
  * Kimi K3's `<|open|>think<|sep|>…<|close|>think<|sep|>`,
- * Gemma 4's `<|channel>thought…<channel|>` and gpt-oss's `analysis` channel. Policy: an
+ * Gemma 4's `<|channel>thought…<channel|>` and gpt-oss's `analysis` channel; Hunyuan Hy3's
+ * suffixed tokens (`<think:opensource>`) are read as the bare ones first. Policy: an
  * unclosed opening tag makes the rest reasoning, and a closing tag with no opener before
  * it makes everything before it reasoning (templates that open the block in the prompt).
  * Nothing in reasoning is a call.
  */
 import { splitHarmony } from './harmony.js';
+import { withoutTokenSuffixes } from './token-suffix.js';
 
 // One flat alternation, no nested quantifiers: linear on any input. Each group captures
 // what marks a closer: 1 `/`, 2 START or END, 3 Gemma 4's closer, 4 and 5 `/`, 6 begin or
@@ -44,7 +46,7 @@ export interface ThinkingSplit {
 }
 
 export function stripThinking(raw: string): ThinkingSplit {
-  const harmony = splitHarmony(raw);
+  const harmony = splitHarmony(withoutTokenSuffixes(raw));
   const tagged = stripTagged(harmony.visible);
   return {
     thinking: [...harmony.thinking, tagged.thinking]

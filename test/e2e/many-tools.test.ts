@@ -1,6 +1,6 @@
 /**
  * Many tools, a small context: `mcp-chat ask` with our three servers and six popular npm servers
- * (95 tools, about 30,000 tokens of definitions) at num_ctx 8192, through the built binary, the
+ * (100 tools, about 31,700 tokens of definitions) at num_ctx 8192, through the built binary, the
  * real servers over stdio and the fake Ollama. The catalogue is over its budget, so each request
  * offers the tools that fit, ranked for it, and `find_tools` for the rest.
  */
@@ -82,7 +82,7 @@ interface AskJson {
   }[];
 }
 
-describe('ask with 95 tools at num_ctx 8192', () => {
+describe('ask with 100 tools at num_ctx 8192', () => {
   it(
     'answers "hello" instead of refusing it: the first request offers only what fits the budget, and find_tools',
     async () => {

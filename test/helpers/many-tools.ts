@@ -1,4 +1,4 @@
-/** The 95-tool catalogue recorded from the nine servers of `test/fixtures/many-tools` (see bench/fixtures/README.md). */
+/** The 100-tool catalogue recorded from the nine servers of `test/fixtures/many-tools` (see bench/fixtures/README.md). */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolSpec } from '../../src/vocabulary/types.js';

@@ -73,6 +73,9 @@ const FORMATS: Record<string, (expression: string) => string> = {
   laguna: (x) => `<tool_call>evaluate\n{"expression": "${x}"}</tool_call>`,
   'hunyuan v3': (x) =>
     `<tool_calls><tool_call>evaluate<tool_sep><arg_key>expression</arg_key><arg_value>${x}</arg_value></tool_call></tool_calls>`,
+  // Hy3 as shipped: each structural token carries the tokenizer's suffix (SGLang PR #29920).
+  'hunyuan hy3': (x) =>
+    `<tool_calls:opensource><tool_call:opensource>evaluate<tool_sep:opensource><arg_key:opensource>expression</arg_key:opensource><arg_value:opensource>${x}</arg_value:opensource></tool_call:opensource></tool_calls:opensource>`,
   lfm2: (x) => `<|tool_call_start|>[evaluate(expression="${x}")]<|tool_call_end|>`,
   'kimi k3': (x) =>
     `<|open|>tools<|sep|><|open|>call tool="evaluate" index="0"<|sep|><|open|>argument key="expression" type="string"<|sep|>${x}<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
@@ -93,6 +96,8 @@ const REASONING: Record<string, (draft: string) => string> = {
   'Kimi K3 think section': (draft) => `<|open|>think<|sep|>${draft}<|close|>think<|sep|>`,
   'DeepSeek <｜end▁of▁thinking｜>': (draft) => `${draft}<｜end▁of▁thinking｜>`,
   'a lone </think>': (draft) => `${draft}</think>`,
+  'Hunyuan Hy3 <think:opensource>': (draft) => `<think:opensource>${draft}</think:opensource>`,
+  'a lone </think:opensource>': (draft) => `${draft}</think:opensource>`,
 };
 const DRAFTED = Object.entries(REASONING).flatMap(([reasoning, wrap]) =>
   FAMILIES.map(([family, format]): [string, string, (draft: string) => string, (x: string) => string] => [

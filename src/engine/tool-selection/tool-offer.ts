@@ -33,6 +33,8 @@ export interface OfferTarget {
   catalogue: ToolSpec[];
   protocol: ToolProtocolName;
   budgetTokens: number;
+  /** The ranking's likeliest tools: of the ranked ones, only these are described in full. */
+  likely?: ReadonlySet<ToolSpec>;
 }
 
 const wholeCatalogues = new WeakMap<ToolSpec[], Map<string, BuiltOffer | null>>();
@@ -86,7 +88,7 @@ type Chosen = Map<ToolSpec, { reason: OfferReason } & Placement>;
  * The user's own `alwaysInclude` is kept even past the budget: the context check reports it.
  */
 function choose(
-  { catalogue, protocol, budgetTokens }: OfferTarget,
+  { catalogue, protocol, budgetTokens, likely }: OfferTarget,
   candidates: Candidate[],
   servers: string[],
 ): { chosen: Chosen; tokens: number; notes: number } {
@@ -98,7 +100,7 @@ function choose(
   const notedServers = new Set<string>();
   for (const [tool, reason] of candidates) {
     if (chosen.has(tool)) continue;
-    const described = chosen.size < DESCRIBED_TOOLS;
+    const described = chosen.size < DESCRIBED_TOOLS && (reason !== 'ranked' || likely?.has(tool) !== false);
     const placement = placeTool(tool, protocol, described, listedServers, budgetTokens);
     const note = instructionsTokens(tool, protocol, notedServers);
     if (reason !== 'always' && tokens + placement.cost + note > budgetTokens) continue;

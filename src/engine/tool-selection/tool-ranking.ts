@@ -32,6 +32,18 @@ export function rankingRequest(userMessages: string[]): RankingRequest {
 
 /** How much the earlier turns count beside the new message. */
 const EARLIER_WEIGHT = 0.5;
+/**
+ * A tool scoring at least this share of the best is among the likeliest: a ranked tool further
+ * down goes bare, leaving room for more tools. 0.8 was best on the bench corpus (0.5 and 1 lower).
+ */
+const LIKELY_SHARE = 0.8;
+/**
+ * When the best few tools come from this many servers or more, the words fit several servers and
+ * the right tool is often further down (bench: 15 of the corpus's 21 requests whose tool ranked past
+ * 25th, in 46 % of the requests); the offer then takes more of the context (tool-selection.ts).
+ */
+const UNSURE_TOP = 5;
+const UNSURE_SERVERS = 3;
 /** Reciprocal rank fusion's constant: keeps one list's top few from drowning the other. */
 const FUSION_K = 60;
 
@@ -58,6 +70,10 @@ function positions(scores: Map<ToolSpec, number>): Map<ToolSpec, number> {
 export interface Ranking {
   /** The whole catalogue, best first. */
   tools: ToolSpec[];
+  /** The tools that score near the best: the ranking's own likeliest, worth describing in full. */
+  likely: Set<ToolSpec>;
+  /** Whether the ranking is unsure which server the request is for (see `UNSURE_SERVERS`). */
+  unsure: boolean;
   /** The tools that match the request at all (by words, or by embeddings when they took part). */
   matched: Set<ToolSpec>;
   /** Whether embeddings took part. */
@@ -89,7 +105,10 @@ export async function rankTools(
     (a, b) =>
       (scores.get(b) ?? 0) - (scores.get(a) ?? 0) || (catalogueOrder.get(a) ?? 0) - (catalogueOrder.get(b) ?? 0),
   );
-  return { tools: ranked, matched, embedded: similar !== undefined };
+  const best = Math.max(0, ...scores.values());
+  const likely = new Set(ranked.filter((tool) => (scores.get(tool) ?? 0) >= LIKELY_SHARE * best && best > 0));
+  const unsure = new Set(ranked.slice(0, UNSURE_TOP).map((tool) => tool.server)).size >= UNSURE_SERVERS;
+  return { tools: ranked, matched, likely, unsure, embedded: similar !== undefined };
 }
 
 /**

@@ -26,6 +26,13 @@ export interface ToolSelectionOptions {
   embeddings?: EmbeddingRanker;
 }
 
+/**
+ * How much more than its budget a request whose ranking is unsure may offer. Fewer than half the
+ * bench corpus's requests are, so the median request stays within its budget; a fifth more keeps an
+ * unsure one within 10,000 characters at num_ctx 8192 (bench/tool-selection.ts).
+ */
+const UNSURE_STRETCH = 1.2;
+
 /** Tools remembered as used or found: a task's worth, so an old one does not hold budget forever. */
 const MAX_REMEMBERED = 10;
 
@@ -70,7 +77,13 @@ export class ToolSelection {
       ...pinnedTools(catalogue, request.message, pins),
       ...ranking.tools.map((tool): Candidate => [tool, 'ranked']),
     ];
-    const { selection, names } = fillBudget(target, candidates, ranking.tools);
+    // Unsure of the server, the offer takes a fifth more: the right tool is then often further down.
+    const budgetTokens = ranking.unsure ? Math.floor(target.budgetTokens * UNSURE_STRETCH) : target.budgetTokens;
+    const { selection, names } = fillBudget(
+      { ...target, budgetTokens, likely: ranking.likely },
+      candidates,
+      ranking.tools,
+    );
     this.offered = names;
     const embeddings = this.embeddingsState(ranking.embedded);
     return embeddings ? { ...selection, offer: { ...selection.offer, embeddings } } : selection;

@@ -34,6 +34,15 @@ describe('intentWords', () => {
     expect(intentWords(['log', 'sister', 'porto'], asIs)).toEqual([]);
   });
 
+  it('matches a phrase only as a whole: "take me to" is a page\'s, "take a screenshot" is not', () => {
+    expect(intentWords(['Take', 'me', 'to', 'the', 'front', 'page'], asIs)).toEqual(
+      expect.arrayContaining(['navigate', 'url']),
+    );
+    expect(intentWords(['take', 'a', 'screenshot', 'to', 'me'], asIs)).toEqual([]);
+    expect(intentWords(['get', 'rid', 'of', 'it'], asIs)).toEqual(expect.arrayContaining(['delete']));
+    expect(intentWords(['leave', 'a', 'note'], asIs)).toEqual(expect.arrayContaining(['comment', 'memory']));
+  });
+
   it("matches other forms of a word, unless the form is one of the tools' own terms", () => {
     const stem = (word: string): string => word.toLowerCase().replace(/(ed|ing|s)$/, '');
     expect(intentWords(['remembering', 'visited'], stem)).toEqual(expect.arrayContaining(['memory', 'navigate']));
@@ -55,6 +64,15 @@ describe('ranking', () => {
     ['visit the BBC website', 'playwright.browser_navigate'],
     ["tick the 'remember me' checkbox", 'playwright.browser_click'],
     ['I want to get into the literature on graph neural networks for drug discovery', 'research.search_papers'],
+    ['take me to the Hacker News front page', 'playwright.browser_navigate'],
+    ['get me onto the login page of my bank', 'playwright.browser_navigate'],
+    ["demo server: what's 5 plus 8?", 'everything.get-sum'],
+    ['pull up the weather for Leeds', 'playwright.browser_navigate'],
+    ["who else is in our team's workspace?", 'notion.API-get-users'],
+    ["the page keeps throwing errors, what's it complaining about?", 'playwright.browser_console_messages'],
+    ["punch in 'wireless earbuds' up top", 'playwright.browser_type'],
+    ['only the open tasks, sorted by due date', 'notion.API-query-data-source'],
+    ['get rid of the second paragraph on my Essay page', 'notion.API-delete-a-block'],
     // The tool's own words, which still find it.
     ['create entities in the knowledge graph for Ana and Porto', 'memory.create_entities'],
     ["retrieve your token's bot user in Notion", 'notion.API-get-self'],
