@@ -48,13 +48,14 @@ export class RequestWindow {
     systemPrompt: string,
     signal?: AbortSignal,
   ): AsyncGenerator<TurnEvent, ChatMessage[]> {
-    if (this.maker && this.conversation.wouldCutForRoom(this.room(account))) {
-      this.conversation.noteRoom(this.room(account), account.numCtx);
+    const room = this.room(account);
+    if (this.maker && this.conversation.wouldCutForRoom(room)) {
+      this.conversation.noteRoom(room, account.numCtx);
       const made = await this.maker.beforeRequest('fit', signal);
       signal?.throwIfAborted();
       if (made) yield roomNotice(made);
     }
-    const messages = this.conversation.window(systemPrompt, this.room(account));
+    const messages = this.conversation.window(systemPrompt, room);
     this.sent = { account, messages };
     return messages;
   }

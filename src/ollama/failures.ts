@@ -107,9 +107,9 @@ const NOT_OLLAMA_404 = /page not found/i;
 const CONTEXT_EXCEEDED = /exceeds the (?:available )?context (?:length|size)/i;
 
 /** The sizes llama.cpp's message names, when it names them. */
-function contextSizes(text: string): { prompt: string; context: string } | undefined {
+function contextSizes(text: string): { prompt: number; context: number } | undefined {
   const sizes = /\((\d+) tokens\) exceeds the available context size \((\d+) tokens\)/.exec(text);
-  return sizes?.[1] && sizes[2] ? { prompt: sizes[1], context: sizes[2] } : undefined;
+  return sizes ? { prompt: Number(sizes[1]), context: Number(sizes[2]) } : undefined;
 }
 
 function fromStatus(status: number, text: string, target: Target): OllamaError {
@@ -121,7 +121,7 @@ function fromStatus(status: number, text: string, target: Target): OllamaError {
       `the conversation is too long for the model's context: Ollama at ${target.baseUrl} refused it (${detail})`,
       'context-exceeded',
       '/compact shortens it, /clear starts afresh; or raise ollama.num_ctx in mcp_config.json if the model supports a longer context',
-      sizes && Number(sizes.prompt),
+      sizes?.prompt,
     );
   }
   if (status === 400 && /does not support tools/i.test(text)) {
