@@ -34,13 +34,14 @@ export function rankingRequest(userMessages: string[]): RankingRequest {
 const EARLIER_WEIGHT = 0.5;
 /**
  * A tool scoring at least this share of the best is among the likeliest: a ranked tool further
- * down goes bare, leaving room for more tools. 0.8 was best on the bench corpus (0.5 and 1 lower).
+ * down goes bare, leaving room for more tools (the share is chosen on the bench's corpus; the
+ * figures are in docs/configuration.md).
  */
 const LIKELY_SHARE = 0.8;
 /**
  * When the best few tools come from this many servers or more, the words fit several servers and
- * the right tool is often further down (bench: 15 of the corpus's 21 requests whose tool ranked past
- * 25th, in 46 % of the requests); the offer then takes more of the context (tool-selection.ts).
+ * the right tool is often further down the ranking: the offer then takes more of the context
+ * (tool-selection.ts).
  */
 const UNSURE_TOP = 5;
 const UNSURE_SERVERS = 3;

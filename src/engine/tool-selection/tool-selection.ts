@@ -27,9 +27,9 @@ export interface ToolSelectionOptions {
 }
 
 /**
- * How much more than its budget a request whose ranking is unsure may offer. Fewer than half the
- * bench corpus's requests are, so the median request stays within its budget; a fifth more keeps an
- * unsure one within 10,000 characters at num_ctx 8192 (bench/tool-selection.ts).
+ * How much more than its budget a request whose ranking is unsure may offer: enough for the right
+ * tool further down to fit, little enough that the typical request, which is sure, is unchanged and
+ * an unsure one stays within what a small context can spare (bench/tool-selection.ts measures both).
  */
 const UNSURE_STRETCH = 1.2;
 
