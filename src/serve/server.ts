@@ -5,6 +5,7 @@
  */
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
 import type { Logger } from '../shared/log.js';
 import type { Access } from './access.js';
 import { attachConnection, type ConnectionLimits } from './connection.js';
@@ -19,6 +20,13 @@ import { SessionRefusal, type SessionRegistry } from './session-registry.js';
 const MAX_FRAME_BYTES = 16 * MAX_MESSAGE_BYTES;
 /** Close code for a session that could not be opened: an application's own (4000–4999). */
 const SESSION_REFUSED = 4404;
+/** Close code for a server that is stopping (RFC 6455: "going away"); the page reconnects. */
+const GOING_AWAY = 1001;
+/**
+ * How long a stopping server waits for a peer to answer its close frame before it drops the
+ * connection: a tab on a sleeping laptop never answers, and the library's own wait is 30 s.
+ */
+const CLOSE_GRACE_MS = 1_000;
 
 export interface ServerOptions extends HttpRouteOptions {
   access: Access;
@@ -33,10 +41,28 @@ function facts(request: FastifyRequest): Parameters<Access['check']>[0] {
   return { host, origin, authorization, queryToken: url.searchParams.get('token') };
 }
 
+/** Every connection closed (answered or dropped), then no more upgrades: a stop that never waits on a peer. */
+async function closePeers(this: FastifyInstance): Promise<void> {
+  await Promise.all([...this.websocketServer.clients].map(closeWithinGrace));
+  await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
+}
+
+function closeWithinGrace(socket: WebSocket): Promise<void> {
+  return new Promise((resolve) => {
+    if (socket.readyState === socket.CLOSED) return resolve();
+    const drop = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS);
+    socket.once('close', () => {
+      clearTimeout(drop);
+      resolve();
+    });
+    socket.close(GOING_AWAY, 'server stopping');
+  });
+}
+
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { access, registry, limits, log } = options;
   const app = Fastify({ logger: false, bodyLimit: MAX_MESSAGE_BYTES });
-  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES }, preClose: closePeers });
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0];
     const verdict = access.check(facts(request), path !== '/healthz', request.headers.upgrade !== undefined);

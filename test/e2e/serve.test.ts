@@ -3,6 +3,7 @@
  * the fake Ollama, and the shipped servers over stdio. Each test reads the URL from the first
  * stdout line, as a user or a script does.
  */
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -166,6 +167,18 @@ describe('mcp-chat serve', () => {
     answering.send({ type: 'message', payload: { text: 'still there?' } });
     await answering.turnOver();
     expect(answering.text()).toBe('Awake.');
+  });
+
+  it('a silent peer does not hold the stop: it is dropped, and a page that answers is told the server is going away', async () => {
+    const server = await serve();
+    const answering = await connect(server);
+    const closeCode = once(answering.socket, 'close').then(([code]) => Number(code));
+    await silentClient(server);
+    const stopping = Date.now();
+    expect(await server.stop()).toBe(0);
+    // The WebSocket library alone waits 30 s for an answer to its close frame before it drops a peer.
+    expect(Date.now() - stopping).toBeLessThan(15_000);
+    expect(await closeCode).toBe(1001);
   });
 
   it('refuses an unknown session id with an error and a close', async () => {

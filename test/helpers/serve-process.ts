@@ -19,7 +19,7 @@ export interface ServeProcess {
   /** `127.0.0.1:PORT`. */
   host: string;
   stderr: () => string;
-  /** SIGTERM, then the exit code once it has exited. */
+  /** SIGTERM, then the exit code once it has exited; rejects, with its stderr, if it does not. */
   stop: () => Promise<number | null>;
 }
 
@@ -31,7 +31,14 @@ export function startServe(args: string[], env: Record<string, string>, cwd: str
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async (): Promise<number | null> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    return exited;
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`serve did not exit after SIGTERM:\n${stderr}`)),
+        CONDITION_WAIT.timeout,
+      );
+    });
+    return Promise.race([exited, hung]).finally(() => clearTimeout(timer));
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve printed no URL:\n${stderr}`)), CONDITION_WAIT.timeout);
