@@ -104,7 +104,13 @@ export class TmuxPane {
    */
   async waitForNew(text: string): Promise<void> {
     const before = occurrences(this.typedOver, text);
-    await vi.waitFor(() => expect(occurrences(this.screen(), text)).toBeGreaterThan(before), SCREEN_WAIT);
+    try {
+      await vi.waitFor(() => expect(occurrences(this.screen(), text)).toBeGreaterThan(before), SCREEN_WAIT);
+    } catch (error) {
+      // Which words never came, and the screen as it was: what a failing run needs to be understood.
+      const seen = `${JSON.stringify(text)} seen ${before} times when keys were last typed`;
+      throw new Error(`${seen}, no more since; the screen now:\n${this.visible()}`, { cause: error });
+    }
   }
 
   /** The pane's title, which a program can set with OSC 0/2 escape sequences. */
