@@ -1,7 +1,10 @@
 /**
- * Runs expressions in one warm child process, one at a time, each under a wall-clock timeout
- * and a heap limit. A child that times out, runs out of memory or dies is killed and replaced:
- * its caller gets an error outcome, the next call a fresh child. evaluate() never rejects.
+ * Runs expressions in one child process, one at a time, each under a wall-clock timeout and a
+ * heap limit. The child starts with the first call, not with the server: a session that never
+ * calculates never pays for mathjs (a process of its own, loaded at start-up, when every server
+ * and the client compete for the cores). A child that times out, runs out of memory or dies is
+ * killed and replaced: its caller gets an error outcome, the next call a fresh child.
+ * evaluate() never rejects.
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -73,11 +76,6 @@ export class Evaluator {
       this.queue.push({ id: this.nextId++, expression, resolve });
       this.pump();
     });
-  }
-
-  /** Start the child now, so the first call does not wait for mathjs to load. */
-  warmUp(): void {
-    if (!this.closed && this.running === undefined) this.spawn();
   }
 
   close(): void {

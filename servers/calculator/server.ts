@@ -74,12 +74,11 @@ export function createServer(options: CalculatorOptions = {}): McpServer {
     },
   );
 
-  // The child process lives as long as the server: start it now, stop it with the server.
+  // The child process, once the first call has started it, lives as long as the server.
   const previousOnClose = server.server.onclose;
   server.server.onclose = (): void => {
     evaluator.close();
     previousOnClose?.();
   };
-  evaluator.warmUp();
   return server;
 }

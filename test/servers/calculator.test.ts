@@ -30,6 +30,10 @@ async function evaluate(client: Client, expression: string): Promise<{ isError: 
   return { isError: result.isError === true, text };
 }
 
+/** The processes `pid` started that still run (Linux's own list). */
+const childrenOf = (pid: number): number[] =>
+  fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+
 let client: Client;
 
 beforeAll(async () => {
@@ -149,7 +153,7 @@ describe('calculator server', () => {
     );
   });
 
-  it('serves over real stdio: node dist/servers/calculator/main.js', async () => {
+  it('serves over real stdio: node dist/servers/calculator/main.js, its evaluator started by the first call', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [MAIN],
@@ -160,7 +164,10 @@ describe('calculator server', () => {
     await stdioClient.connect(transport);
     try {
       expect((await stdioClient.listTools()).tools.map((tool) => tool.name)).toEqual(['evaluate']);
+      // Listed and idle, the server is one process: mathjs loads only for a session that calculates.
+      expect(childrenOf(Number(transport.pid))).toEqual([]);
       expect(await evaluate(stdioClient, '1234*5678')).toEqual({ isError: false, text: '7006652' });
+      expect(childrenOf(Number(transport.pid))).toHaveLength(1);
       expect(await evaluate(stdioClient, 'import({x: 1})')).toEqual({
         isError: true,
         text: 'Error: Function import is disabled',
