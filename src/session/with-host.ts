@@ -10,6 +10,34 @@ import { ToolPinGate } from './tool-pin-gate.js';
 
 /** Exit status for a process ended by a signal: 128 + the signal number. */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT;
+
+/**
+ * The hosts open in this process (an editor's ACP agent holds one per session): a signal closes
+ * them all, then ends the process once. One listener per signal, however many hosts are open.
+ */
+const openHosts = new Set<() => Promise<void>>();
+let stopping = false;
+
+function onStopSignal(signal: StopSignal): void {
+  if (stopping) return;
+  stopping = true;
+  void Promise.allSettled([...openHosts].map((close) => close())).finally(() => process.exit(SIGNAL_EXIT[signal]));
+}
+
+function holdHost(close: () => Promise<void>): () => void {
+  if (openHosts.size === 0) {
+    process.on('SIGINT', onStopSignal);
+    process.on('SIGTERM', onStopSignal);
+  }
+  openHosts.add(close);
+  return () => {
+    openHosts.delete(close);
+    if (openHosts.size > 0 || stopping) return;
+    process.off('SIGINT', onStopSignal);
+    process.off('SIGTERM', onStopSignal);
+  };
+}
 
 export interface HostNotices {
   /** One line each for servers that failed to start (and disabled ones, unless `disabled` is given). */
@@ -64,11 +92,7 @@ export async function withHostAnd<T, P>(
   const closeAll = async (): Promise<void> => {
     await host?.close();
   };
-  const onSignal = (signal: keyof typeof SIGNAL_EXIT): void => {
-    void closeAll().finally(() => process.exit(SIGNAL_EXIT[signal]));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const release = holdHost(closeAll);
   try {
     for (const disabled of runtime.config.disabled) {
       runtime.log.info({ server: disabled.name, reason: disabled.reason }, 'server disabled');
@@ -93,8 +117,7 @@ export async function withHostAnd<T, P>(
     for (const line of host.nameWarnings()) notices.warn(line);
     return await run(host, ready, pins);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    release();
     await closeAll();
   }
 }

@@ -271,15 +271,18 @@ describe('mcp-chat acp', () => {
     expect(agent.stderr()).toBe('');
   });
 
-  it("stops every session's servers and exits 0 when the editor closes stdin", async () => {
+  it.each([
+    { how: 'the editor closes stdin (exit 0)', end: (agent: AcpChild) => agent.child.stdin.end(), code: 0 },
+    { how: 'on SIGTERM (exit 143)', end: (agent: AcpChild) => agent.child.kill('SIGTERM'), code: 143 },
+  ])("stops every session's servers and exits: $how", async ({ end, code }) => {
     const agent = start();
     await newSession(agent);
     await newSession(agent);
     const servers = descendants(agent.child.pid as number);
     // Two sessions, each with the shipped config's three local servers.
     expect(servers.length).toBeGreaterThanOrEqual(6);
-    agent.child.stdin.end();
-    expect(await agent.exited).toBe(0);
+    end(agent);
+    expect(await agent.exited).toBe(code);
     await expect.poll(() => servers.filter(isProcessAlive), CONDITION_WAIT).toEqual([]);
   });
 
