@@ -25,7 +25,10 @@ const INTENTS: [string, string][] = [
   ['get_rid_of', 'delete remove'],
   ['leave_a_note', 'comment'],
   ['paragraph paragraphs', 'block'],
-  ['remember memorize memorise remind recall mind jot note forget', 'memory entity observation'],
+  [
+    'remember memorize memorise remind recall mind jot note forget on_file file_away file_this_away',
+    'memory entity observation',
+  ],
   ['whoami myself username login logged signed identity credentials authenticated', 'self user account token'],
   ['head visit load surf browse site website webpage homepage', 'navigate url browser'],
   ['tick untick checkbox', 'click'],
@@ -37,6 +40,13 @@ const INTENTS: [string, string][] = [
   ['feedback', 'comment'],
   ['sure', 'dialog confirmation'],
   ['shrink', 'compress gzip'],
+  ['until loading', 'wait'],
+  ['documents desktop downloads', 'directory'],
+  ['mouse mouseover point_at', 'hover'],
+  ['test testing fake dummy mock sandbox', 'simulated demonstrates'],
+  ['connected_to connected_as hooked_up integration', 'self user token'],
+  ['on_screen right_now at_the_moment showing this_page have_open got_open', 'current browser'],
+  ['doc docs', 'page'],
 ];
 
 interface Intents {

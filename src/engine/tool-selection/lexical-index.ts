@@ -31,6 +31,12 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/**
+ * Quantifiers say how much of something, not what: in "tell me everything you know" the word is no
+ * tool's, though a server may be named by it (server-everything). Followed by "server" it names one.
+ */
+const QUANTIFIERS = /\b(?:everything|anything|something|nothing)\b(?!\s+server)/giu;
+
 function tokenize(text: string): string[] {
   return identifierWords(text).split(' ');
 }
@@ -74,7 +80,8 @@ export class LexicalIndex {
    * `widen`: also look for equivalent words and value hints; for the message being answered, which
    * says the action wanted. Earlier messages set the topic; widened, their words only add noise.
    */
-  scores(query: string, widen = true): Map<string, number> {
+  scores(request: string, widen = true): Map<string, number> {
+    const query = request.replace(QUANTIFIERS, ' ');
     if (!widen) return new Map(this.index.search(query).map((hit) => [String(hit.id), hit.score]));
     const words = tokenize(query);
     const terms = words.flatMap((word) => processTerm(word) ?? []);

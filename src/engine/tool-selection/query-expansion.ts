@@ -5,7 +5,8 @@
  * words for the things software shows and keeps: a "popup" is a `dialog`, a "db" a `database`, a
  * "folder" a `directory`. Only words that mean the same whatever the server: no vocabulary of one
  * product. And the parameter a value is for, read from its form: a web address is a `url`, a file
- * name a `file` `path`. An equivalent counts in full for a word no tool uses (lexical-index.ts).
+ * name a `file` `path`, two numbers a tool's `number`s. An equivalent counts in full for a word no
+ * tool uses (lexical-index.ts).
  */
 
 /** Each line: words that name the same action in tool names and in requests. */
@@ -113,10 +114,13 @@ const DOMAINS = new Set('com org net io dev app ai co edu gov info me us uk de f
 /**
  * The words of the parameter a value in the request is for: a web address goes to a `url`, a file
  * name or path to a `path` of a `file`, a property access such as `document.title` to `code` or a
- * `function`. Read from the value's form, so they hold for any server.
+ * `function`, two numbers or more to a tool's `number`s. Read from the value's form, so they hold for
+ * any server.
  */
 export function valueHints(text: string): string[] {
   const hints = new Set<string>();
+  // Two numbers or more are what a tool's number parameters take ("add 3 and 4"); one is often a name ("Sprint 12").
+  if ((text.match(NUMERAL) ?? []).length >= 2) hints.add('number');
   for (const token of text.split(/[\s"'`()<>,;]+/)) {
     const word = token.replace(/[.?!:]+$/, '');
     // An e-mail address is neither, though it ends in a domain.
@@ -140,6 +144,9 @@ export function valueHints(text: string): string[] {
 const PROPERTY_ACCESS = /^[A-Za-z_$][\w$]+(?:\.[A-Za-z_$][\w$]+)+$/;
 /** The words of the parameters code goes to. */
 const CODE_HINTS = ['code', 'function', 'javascript'];
+
+/** A number standing alone: `3`, `1,234.5`, `18%`; not the digits of `Q4`, `v2.1` or `2024-05-01.md`. */
+const NUMERAL = /(?<![\w.-])\d+(?:[.,]\d+)*%?(?![\w.-])/g;
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 

@@ -51,6 +51,24 @@ describe('intentWords', () => {
 });
 
 describe('ranking', () => {
+  it('a fake or test thing is for the tools that simulate or demonstrate: "have the test server say ping"', () => {
+    const ordered = [...index.scores('have the test server say ping')].sort((a, b) => b[1] - a[1]);
+    expect(ordered.slice(0, 3).every(([id]) => id.startsWith('everything.'))).toBe(true);
+  });
+
+  it('the folders of a home directory are directories', () => {
+    const ordered = [...index.scores('my lease pdf is somewhere under Documents')].sort((a, b) => b[1] - a[1]);
+    expect(ordered.slice(0, 3).every(([id]) => id.startsWith('filesystem.'))).toBe(true);
+    expect(rank('my lease pdf is somewhere under Documents', 'filesystem.search_files')).toBeGreaterThan(0);
+  });
+
+  it("the page open right now is the browser's, not a stored page", () => {
+    const browser = (message: string): number =>
+      [...index.scores(message)].sort((a, b) => b[1] - a[1]).findIndex(([id]) => id.startsWith('playwright.')) + 1;
+    expect(browser('read me what is on the page I have open')).toBeLessThan(browser('read me what is on the page'));
+    expect(browser('what does the page say right now?')).toBeLessThan(browser('what does the page say?'));
+  });
+
   it.each([
     // Intent words, sharing no stem with the tool.
     ["keep in mind that I'm allergic to peanuts", 'memory.create_entities'],
@@ -73,6 +91,11 @@ describe('ranking', () => {
     ["punch in 'wireless earbuds' up top", 'playwright.browser_type'],
     ['only the open tasks, sorted by due date', 'notion.API-query-data-source'],
     ['get rid of the second paragraph on my Essay page', 'notion.API-delete-a-block'],
+    ['hang on until the results are loaded', 'playwright.browser_wait_for'],
+    ['point the mouse at the Products menu', 'playwright.browser_hover'],
+    ['am I actually connected to notion?', 'notion.API-get-self'],
+    ['start a new doc in Notion for the plan', 'notion.API-post-page'],
+    ['file this away: Tom is a chef', 'memory.create_entities'],
     // The tool's own words, which still find it.
     ['create entities in the knowledge graph for Ana and Porto', 'memory.create_entities'],
     ["retrieve your token's bot user in Notion", 'notion.API-get-self'],

@@ -64,4 +64,17 @@ describe('LexicalIndex', () => {
     expect(rank('what does the title return?', 'playwright.browser_evaluate')).toBe(0);
     expect(rank('what does document.title return?', 'playwright.browser_evaluate')).toBeGreaterThan(0);
   });
+
+  it('two numbers find the tools that take numbers', () => {
+    expect(rank('add three and four', 'everything.get-sum')).toBe(0);
+    expect(rank('add 3 and 4', 'everything.get-sum')).toBeGreaterThan(0);
+    expect(rank('add 3 and 4', 'calculator.evaluate')).toBeGreaterThan(0);
+  });
+
+  it('a quantifier is no server\'s name, unless it is called a server: "everything you know"', () => {
+    const top = [...index.scores('tell me everything you know about me')].sort((a, b) => b[1] - a[1]).slice(0, 5);
+    expect(top.filter(([id]) => id.startsWith('everything.')).length).toBeLessThanOrEqual(1);
+    expect(rank('tell me everything you know about me', 'memory.read_graph')).toBeLessThanOrEqual(10);
+    expect(rank('use the everything server to echo hi', 'everything.echo')).toBe(1);
+  });
 });

@@ -40,6 +40,10 @@ describe('valueHints', () => {
     ['attach ~/cv/resume.pdf', ['file', 'path']],
     ['what is in ./src?', ['file', 'path']],
     ['what does document.title return here?', ['code', 'function', 'javascript']],
+    ['test server: add 3 and 4', ['number']],
+    ['dinner was 186.40, add an 18% tip', ['number']],
+    ['split 1,380 between 4 of us', ['number']],
+    ['show me journal/2024-05-01.md and 2024-05-02.md', ['file', 'path']],
   ])('%j → %j', (text, hints) => {
     expect(valueHints(text).sort()).toEqual([...hints].sort());
   });
@@ -49,7 +53,9 @@ describe('valueHints', () => {
     'the priority/audience metadata',
     'e.g. version 3.5',
     'hit enter',
-  ])('no hint in %j: an address, "and/or", abbreviations, numbers', (text) => {
+    'how many tasks are on the Sprint 12 page?',
+    'compare Q3 and Q4 in v2.1',
+  ])('no hint in %j: an address, "and/or", abbreviations, a number alone or in a name', (text) => {
     expect(valueHints(text)).toEqual([]);
   });
 });
