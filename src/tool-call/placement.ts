@@ -48,6 +48,10 @@ const EXAMPLE_CUES: RegExp[] = [
   /(?:^|[.!?:;]\s+|\n\s*)(?:do not|don't|never) (?:run|execute|call|invoke|send)\b/i,
   /\b(?:should not|shouldn't|must not|mustn't) (?:be )?(?:run|execut|call|invok|sen[dt])/i,
   /\b(?:won't|will not|wouldn't|would not) (?:make|run|send|execute|call|invoke) (?:it|this|that|them)\b/i,
+  /\bavoid (?:calling|running|executing|sending|invoking|making) (?:it|this|that|them)\b/i,
+  // A protocol being described: "the client sends a message like the one below".
+  /\blike the one (?:below|above|here)\b/i,
+  /\b(?:a|the) (?:client|caller) (?:sends|writes|emits)\b/i,
   // Documentation: the reader is told to put their own values in.
   /\breplace (?:the|this|that|these|it)\b[^.\n]{0,60}\bwith (?:your|the real|an? actual)\b/i,
 ];
