@@ -36,6 +36,7 @@ interface Parameter {
 class InvokeReader {
   private readonly invokeEnd: TokenFinder;
   private readonly parameterEnd: TokenFinder;
+  private readonly parameterOpen: TokenFinder;
 
   constructor(
     private readonly text: string,
@@ -44,6 +45,18 @@ class InvokeReader {
   ) {
     this.invokeEnd = new TokenFinder(ascii, `</${prefix}invoke>`);
     this.parameterEnd = new TokenFinder(ascii, `</${prefix}parameter>`);
+    this.parameterOpen = new TokenFinder(ascii, `<${prefix}parameter name=`);
+  }
+
+  /**
+   * Where a value ends: its closing tag, or, when the model left that out (Ollama's and
+   * vLLM's parsers recover the same way), the next parameter or the invoke's end.
+   */
+  private valueEnd(from: number): number {
+    const found = [this.parameterEnd, this.parameterOpen, this.invokeEnd]
+      .map((finder) => finder.next(from))
+      .filter((at) => at >= 0);
+    return found.length > 0 ? Math.min(...found) : -1;
   }
 
   /** One parameter at `at`: its value and where it ends, or a failure. */
@@ -51,10 +64,11 @@ class InvokeReader {
     const open = readOpenTag(this.ascii, at, `${this.prefix}parameter`);
     const key = open?.attributes.name?.trim() ?? '';
     if (!open || !isToolName(key)) return at >= this.text.length ? unfinished : unreadable;
-    const close = this.parameterEnd.next(open.end);
+    const close = this.valueEnd(open.end);
     if (close < 0) return unfinished;
     const raw = withoutCdata(trimTemplateNewlines(this.text.slice(open.end, close)));
-    const end = close + `</${this.prefix}parameter>`.length;
+    const closed = this.ascii.startsWith(`</${this.prefix}parameter>`, close);
+    const end = closed ? close + `</${this.prefix}parameter>`.length : close;
     // DSML marks each value: string="true" is text as written, "false" is JSON.
     const kind = open.attributes.string;
     if (kind === 'true') return { parameter: { key, value: raw, text: false }, end };
