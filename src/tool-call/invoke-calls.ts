@@ -16,7 +16,15 @@
 import { blockOf, type Block, type Read, unfinished, unreadable } from './block.js';
 import { parseJsonLoose } from './json-repair.js';
 import { asciiTokens } from './special-tokens.js';
-import { allOccurrences, isToolName, skipSpace, TokenFinder, trimTemplateNewlines, withoutCdata } from './text-scan.js';
+import {
+  allOccurrences,
+  firstOf,
+  isToolName,
+  skipSpace,
+  TokenFinder,
+  trimTemplateNewlines,
+  withoutCdata,
+} from './text-scan.js';
 import { elementArguments } from './minimax-m3.js';
 import { readOpenTag } from './xml-tags.js';
 
@@ -53,10 +61,7 @@ class InvokeReader {
    * vLLM's parsers recover the same way), the next parameter or the invoke's end.
    */
   private valueEnd(from: number): number {
-    const found = [this.parameterEnd, this.parameterOpen, this.invokeEnd]
-      .map((finder) => finder.next(from))
-      .filter((at) => at >= 0);
-    return found.length > 0 ? Math.min(...found) : -1;
+    return firstOf([this.parameterEnd, this.parameterOpen, this.invokeEnd], from);
   }
 
   /** One parameter at `at`: its value and where it ends, or a failure. */
