@@ -20,6 +20,8 @@ import { roundTo, summarize } from './lib/stats.js';
 import type { Workspace } from './lib/workspace.js';
 
 const CASES_PATH = path.join(PACKAGE_ROOT, 'test/fixtures/toolcall-cases.jsonl');
+/** Tools with nested and typed parameters, as the filesystem, memory and fetch servers publish them. */
+const THIRD_PARTY_PATH = path.join(PACKAGE_ROOT, 'test/fixtures/third-party-tools.json');
 /** Timing repeats per case, for the detector's cost per reply. */
 const TIMING_REPEATS = 50;
 
@@ -107,7 +109,8 @@ async function realCatalogue(workspace: Workspace): Promise<ToolSpec[]> {
 
 export async function benchDetector(workspace: Workspace): Promise<BenchmarkResult> {
   const began = performance.now();
-  const tools = await realCatalogue(workspace);
+  const thirdParty = JSON.parse(fs.readFileSync(THIRD_PARTY_PATH, 'utf8')) as ToolSpec[];
+  const tools = [...(await realCatalogue(workspace)), ...thirdParty];
   const lines = fs
     .readFileSync(CASES_PATH, 'utf8')
     .split('\n')
@@ -161,7 +164,9 @@ export async function benchDetector(workspace: Workspace): Promise<BenchmarkResu
       title: 'Tool-call detector accuracy',
       howMeasured:
         `Every line of test/fixtures/toolcall-cases.jsonl (a copy of ../shared/toolcall-cases.jsonl) through \`detectToolCalls\`, ` +
-        'with the tools the calculator, file, research and GitHub servers list when started. A case that expects calls is a ' +
+        'with the tools the calculator, file, research and GitHub servers list when started, and the published schemas of ' +
+        "three third-party tools with nested and typed parameters (test/fixtures/third-party-tools.json: filesystem's " +
+        "edit_file, memory's create_entities, fetch). A case that expects calls is a " +
         'true positive when exactly those calls (in order, with those arguments) are detected; any other detected calls are a ' +
         'false positive (and a miss when calls were expected); nothing detected where calls were expected is a miss, unless the ' +
         'case accepts declining. Baseline: a detector that accepts only the exact JSON object the system prompt asks for. ' +

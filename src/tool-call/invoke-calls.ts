@@ -6,6 +6,8 @@
  *   name="…" string="true">…</｜DSML｜parameter>`, where `string="false"` marks a JSON value;
  *   V4 wraps the same invokes in `<｜DSML｜tool_calls>` and prints its bars doubled
  *   (`<｜｜DSML｜｜invoke`), sometimes with a space before the tag name.
+ * - MiniMax M3, inside `<tool_call>`: each argument an element named by its parameter
+ *   (`<city>Paris</city>`), read by ./minimax-m3.ts.
  * Several invokes in one block are several calls. Tag attributes are read with the XML
  * library; values are raw text up to their closing tag (templates do not escape them) and
  * are typed later by the tool's schema. Policy: an invoke left open at the end of the
@@ -14,7 +16,16 @@
 import { blockOf, type Block, type Read, unfinished, unreadable } from './block.js';
 import { parseJsonLoose } from './json-repair.js';
 import { asciiTokens } from './special-tokens.js';
-import { allOccurrences, isToolName, skipSpace, TokenFinder, trimTemplateNewlines, withoutCdata } from './text-scan.js';
+import {
+  allOccurrences,
+  firstOf,
+  isToolName,
+  skipSpace,
+  TokenFinder,
+  trimTemplateNewlines,
+  withoutCdata,
+} from './text-scan.js';
+import { elementArguments } from './minimax-m3.js';
 import { readOpenTag } from './xml-tags.js';
 
 /**
@@ -22,7 +33,7 @@ import { readOpenTag } from './xml-tags.js';
  * `atem:`, and DeepSeek's `｜DSML｜` in the spellings V3.2 and V4 print (bars in ASCII).
  */
 const PREFIXES = ['', 'antml:', 'atem:', '|DSML|', '||DSML||', '|DSML| ', '||DSML|| '];
-const WRAPPERS = ['minimax:tool_call', 'function_calls', 'tool_calls'];
+const WRAPPERS = ['minimax:tool_call', 'function_calls', 'tool_calls', 'tool_call'];
 
 interface Parameter {
   key: string;
@@ -33,6 +44,7 @@ interface Parameter {
 class InvokeReader {
   private readonly invokeEnd: TokenFinder;
   private readonly parameterEnd: TokenFinder;
+  private readonly parameterOpen: TokenFinder;
 
   constructor(
     private readonly text: string,
@@ -41,6 +53,15 @@ class InvokeReader {
   ) {
     this.invokeEnd = new TokenFinder(ascii, `</${prefix}invoke>`);
     this.parameterEnd = new TokenFinder(ascii, `</${prefix}parameter>`);
+    this.parameterOpen = new TokenFinder(ascii, `<${prefix}parameter name=`);
+  }
+
+  /**
+   * Where a value ends: its closing tag, or, when the model left that out (Ollama's and
+   * vLLM's parsers recover the same way), the next parameter or the invoke's end.
+   */
+  private valueEnd(from: number): number {
+    return firstOf([this.parameterEnd, this.parameterOpen, this.invokeEnd], from);
   }
 
   /** One parameter at `at`: its value and where it ends, or a failure. */
@@ -48,10 +69,11 @@ class InvokeReader {
     const open = readOpenTag(this.ascii, at, `${this.prefix}parameter`);
     const key = open?.attributes.name?.trim() ?? '';
     if (!open || !isToolName(key)) return at >= this.text.length ? unfinished : unreadable;
-    const close = this.parameterEnd.next(open.end);
+    const close = this.valueEnd(open.end);
     if (close < 0) return unfinished;
     const raw = withoutCdata(trimTemplateNewlines(this.text.slice(open.end, close)));
-    const end = close + `</${this.prefix}parameter>`.length;
+    const closed = this.ascii.startsWith(`</${this.prefix}parameter>`, close);
+    const end = closed ? close + `</${this.prefix}parameter>`.length : close;
     // DSML marks each value: string="true" is text as written, "false" is JSON.
     const kind = open.attributes.string;
     if (kind === 'true') return { parameter: { key, value: raw, text: false }, end };
@@ -67,6 +89,7 @@ class InvokeReader {
     if (!open || !isToolName(name)) return undefined;
     const parameters: Parameter[] = [];
     let pos = open.end;
+    if (this.writesElements(pos)) return this.elementInvoke(name, pos);
     for (;;) {
       pos = skipSpace(this.ascii, pos);
       const closeTag = `</${this.prefix}invoke>`;
@@ -80,6 +103,21 @@ class InvokeReader {
       parameters.push(next.parameter);
       pos = next.end;
     }
+  }
+
+  /** MiniMax M3 writes each argument as an element named by its parameter, not as a `<parameter>`. */
+  private writesElements(at: number): boolean {
+    const pos = skipSpace(this.ascii, at);
+    if (this.prefix !== '' || this.ascii[pos] !== '<' || this.ascii.startsWith('</invoke>', pos)) return false;
+    return readOpenTag(this.ascii, pos, 'parameter') === undefined;
+  }
+
+  private elementInvoke(name: string, from: number): { read: Read; end: number } {
+    const close = this.invokeEnd.next(from);
+    if (close < 0) return { read: unfinished, end: this.text.length };
+    const read = elementArguments(this.text.slice(from, close));
+    const end = close + '</invoke>'.length;
+    return { read: read ? { ok: true, call: { name, ...read } } : unreadable, end };
   }
 
   /** Where a broken invoke ends: its closing tag, or the reply's end. */

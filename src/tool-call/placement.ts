@@ -44,6 +44,16 @@ const EXAMPLE_CUES: RegExp[] = [
   /\b(?:not going to|I'm not|I am not) (?:actually )?(?:run|execut|call|invok|send|mak)(?:e|es|ing)?\b/i,
   /\bnot (?:executing|running|calling|sending|invoking)\b/i,
   /\bwhat (?:I|we) (?:will not|won't|would not|wouldn't) do\b/i,
+  // A prohibition as an instruction ("Do not call write_file with these…", "You should not call this…").
+  /(?:^|[.!?:;]\s+|\n\s*)(?:do not|don't|never) (?:run|execute|call|invoke|send)\b/i,
+  /\b(?:should not|shouldn't|must not|mustn't) (?:be )?(?:run|execut|call|invok|sen[dt])/i,
+  /\b(?:won't|will not|wouldn't|would not) (?:make|run|send|execute|call|invoke) (?:it|this|that|them)\b/i,
+  /\bavoid (?:calling|running|executing|sending|invoking|making) (?:it|this|that|them)\b/i,
+  // A protocol being described: "the client sends a message like the one below".
+  /\blike the one (?:below|above|here)\b/i,
+  /\b(?:a|the) (?:client|caller) (?:sends|writes|emits)\b/i,
+  // Documentation: the reader is told to put their own values in.
+  /\breplace (?:the|this|that|these|it)\b[^.\n]{0,60}\bwith (?:your|the real|an? actual)\b/i,
 ];
 
 // A reply that disowns the call it just showed. Only the text after the object counts:
@@ -52,6 +62,8 @@ const DISOWN_CUES: RegExp[] = [
   /\b(?:don't|do not|doesn't|does not|won't|will not|shouldn't|should not|never|not to) (?:actually )?(?:run|execute|call|invoke|send|use|perform)\b/i,
   /\bnot (?:a real|an actual|an? live|meant to (?:be )?(?:run|executed|called|sent))\b/i,
   /\b(?:just|only|merely|purely) (?:an? )?(?:example|sample|demo|demonstration|mock-?up|placeholder|template)\b/i,
+  /\b(?:example|sample|illustration|demo) only\b/i,
+  /\b(?:have not|haven't|did not|didn't|has not|hasn't) (?:been )?(?:sent|run|ran|executed|called|invoked|made)\b/i,
 ];
 
 // Spans whose content is set aside from the reply: an HTML comment, an `<analysis>` block,

@@ -15,6 +15,7 @@ import { parseJsonLoose } from './json-repair.js';
 import {
   allOccurrences,
   extendOver,
+  firstOf,
   isToolName,
   MAX_NAME,
   readName,
@@ -56,9 +57,18 @@ const failAt = (text: string, pos: number): Read => (pos >= text.length ? unfini
 class GlmReader {
   private readonly keyEnds: TokenFinder;
   private readonly valueEnds: TokenFinder;
+  private readonly keyStarts: TokenFinder;
+  private readonly callEnds: TokenFinder;
   constructor(private readonly text: string) {
     this.keyEnds = new TokenFinder(text, ARG_KEY_END);
     this.valueEnds = new TokenFinder(text, ARG_VALUE_END);
+    this.keyStarts = new TokenFinder(text, ARG_KEY);
+    this.callEnds = new TokenFinder(text, TOOL_CALL_END);
+  }
+
+  /** Where a value ends: its closing tag, or, when the model left that out, the next key or the call's end. */
+  private valueEnd(from: number): number {
+    return firstOf([this.valueEnds, this.keyStarts, this.callEnds], from);
   }
 
   /** One `<arg_key>…</arg_key><arg_value>…</arg_value>` pair at `pos`. */
@@ -70,10 +80,12 @@ class GlmReader {
     const valueAt = skipSpace(text, keyEnd + ARG_KEY_END.length);
     if (!isToolName(key) || !text.startsWith(ARG_VALUE, valueAt))
       return { pos, args: [], failed: failAt(text, valueAt) };
-    const valueEnd = this.valueEnds.next(valueAt);
+    const valueStart = valueAt + ARG_VALUE.length;
+    const valueEnd = this.valueEnd(valueStart);
     if (valueEnd < 0) return { pos, args: [], failed: unfinished };
-    const value = trimTemplateNewlines(text.slice(valueAt + ARG_VALUE.length, valueEnd));
-    return { pos: valueEnd + ARG_VALUE_END.length, args: [[key, value]] };
+    const value = trimTemplateNewlines(text.slice(valueStart, valueEnd));
+    const closed = text.startsWith(ARG_VALUE_END, valueEnd);
+    return { pos: valueEnd + (closed ? ARG_VALUE_END.length : 0), args: [[key, value]] };
   }
 
   /** The call whose name ends at `pos`; `end` is where its block ends. */
@@ -140,8 +152,7 @@ class QwenReader {
 
   /** Where a parameter's value ends: its closing tag, or the next parameter or the function's end. */
   private valueEnd(from: number): number {
-    const found = this.stops.map((finder) => finder.next(from)).filter((at) => at >= 0);
-    return found.length > 0 ? Math.min(...found) : -1;
+    return firstOf(this.stops, from);
   }
 
   parameter(pos: number): Progress {

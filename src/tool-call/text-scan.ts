@@ -27,6 +27,12 @@ export class TokenFinder {
   }
 }
 
+/** The earliest occurrence at or after `from` of any of the finders' tokens, or -1. */
+export function firstOf(finders: TokenFinder[], from: number): number {
+  const found = finders.map((finder) => finder.next(from)).filter((at) => at >= 0);
+  return found.length > 0 ? Math.min(...found) : -1;
+}
+
 /** Every occurrence of `token`, in order, capped: a reply with more is a document, not calls. */
 export function allOccurrences(text: string, token: string, cap = 500): number[] {
   const found: number[] = [];

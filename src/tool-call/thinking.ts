@@ -5,12 +5,14 @@
  * DeepSeek's `<｜begin▁of▁thinking｜>…<｜end▁of▁thinking｜>`, Apertus's `<|inner_prefix|>…<|inner_suffix|>`,
  * Kimi K3's `<|open|>think<|sep|>…<|close|>think<|sep|>`,
  * Gemma 4's `<|channel>thought…<channel|>` and gpt-oss's `analysis` channel; Hunyuan Hy3's
- * suffixed tokens (`<think:opensource>`) are read as the bare ones first. Policy: an
+ * suffixed tokens (`<think:opensource>`) and MiniMax M3's namespaced ones (`]<]minimax[>[<think>`)
+ * are read as the bare ones first. Policy: an
  * unclosed opening tag makes the rest reasoning, and a closing tag with no opener before
  * it makes everything before it reasoning (templates that open the block in the prompt).
  * Nothing in reasoning is a call.
  */
 import { splitHarmony } from './harmony.js';
+import { withoutMinimaxNamespace } from './minimax-m3.js';
 import { withoutTokenSuffixes } from './token-suffix.js';
 
 // One flat alternation, no nested quantifiers: linear on any input. Each group captures
@@ -46,7 +48,7 @@ export interface ThinkingSplit {
 }
 
 export function stripThinking(raw: string): ThinkingSplit {
-  const harmony = splitHarmony(withoutTokenSuffixes(raw));
+  const harmony = splitHarmony(withoutMinimaxNamespace(withoutTokenSuffixes(raw)));
   const tagged = stripTagged(harmony.visible);
   return {
     thinking: [...harmony.thinking, tagged.thinking]

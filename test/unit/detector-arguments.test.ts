@@ -77,6 +77,9 @@ const TOOLS: ToolSpec[] = [
 
 type Params = [string, string][];
 
+/** MiniMax M3's namespace token, printed before every tag of its format. */
+const M3 = ']<]minimax[>[';
+
 /** One call in each format whose argument values are template text, typed later by the schema. */
 const TEXT_FORMATS: Record<string, (name: string, params: Params) => string> = {
   glm: (name, params) =>
@@ -89,6 +92,8 @@ const TEXT_FORMATS: Record<string, (name: string, params: Params) => string> = {
     `<｜｜DSML｜｜tool_calls>\n<｜｜DSML｜｜invoke name="${name}">\n${params.map(([k, v]) => `<｜｜DSML｜｜parameter name="${k}">${v}</｜｜DSML｜｜parameter>\n`).join('')}</｜｜DSML｜｜invoke>\n</｜｜DSML｜｜tool_calls>`,
   seed: (name, params) =>
     `<seed:tool_call>\n<function=${name}>\n${params.map(([k, v]) => `<parameter=${k}>${v}</parameter>\n`).join('')}</function>\n</seed:tool_call>`,
+  'minimax m3 (namespaced elements)': (name, params) =>
+    `${M3}<tool_call>\n${M3}<invoke name="${name}">\n${params.map(([k, v]) => `${M3}<${k}>${v}${M3}</${k}>\n`).join('')}${M3}</invoke>\n${M3}</tool_call>`,
   'hunyuan v3': (name, params) =>
     `<tool_calls><tool_call>${name}<tool_sep>${params.map(([k, v]) => `<arg_key>${k}</arg_key><arg_value>${v}</arg_value>`).join('')}</tool_call></tool_calls>`,
 };

@@ -32,7 +32,12 @@ const CATALOGUE: Record<string, Record<string, { required: string[]; optional?: 
   },
 };
 
-const TOOLS: ToolSpec[] = Object.entries(CATALOGUE).flatMap(([server, tools]) =>
+/** Third-party tools with nested and typed parameters, as their servers publish them (filesystem, memory, fetch). */
+const THIRD_PARTY = JSON.parse(
+  readFileSync(new URL('../fixtures/third-party-tools.json', import.meta.url), 'utf8'),
+) as ToolSpec[];
+
+const OURS: ToolSpec[] = Object.entries(CATALOGUE).flatMap(([server, tools]) =>
   Object.entries(tools).map(([name, { required, optional = {} }]) => ({
     server,
     name,
@@ -47,6 +52,8 @@ const TOOLS: ToolSpec[] = Object.entries(CATALOGUE).flatMap(([server, tools]) =>
     },
   })),
 );
+
+const TOOLS = [...OURS, ...THIRD_PARTY];
 
 const Case = z.object({
   id: z.string(),
@@ -68,6 +75,7 @@ const FAMILIES = [
   'kimi-k2.5',
   'kimi-k3',
   'minimax-m2',
+  'minimax-m3',
   'seed',
   'apertus',
   'nemotron',
