@@ -29,6 +29,27 @@ function machine(): MachineInfo {
   };
 }
 
+const USAGE = `usage: npm run bench [-- [--only NAMES] [--nodes LINES] [--out FILE] | --report | --help]
+  (none)         every benchmark, then the budgets on Node ${DEFAULT_LINES.join(', ')}; writes bench/results.json and bench/RESULTS.md
+  --only a,b     only these, printed (or written to --out), the recorded files left alone; names: ${Object.keys(BENCHMARKS).join(', ')}
+  --nodes 22,24  the Node lines to run the budgets on again, or none
+  --out FILE     the results as JSON in FILE
+  --report       only write bench/RESULTS.md again from bench/results.json`;
+
+/** A mistake in the command line: said in a line, not with a stack. */
+class UsageError extends Error {}
+
+const VALUE_FLAGS = new Set(['--only', '--nodes', '--out']);
+
+/** Every argument is one this program takes: a mistyped flag must not start the full run, which rewrites the results. */
+function checkArguments(argv: string[]): void {
+  for (let at = 0; at < argv.length; at++) {
+    const arg = argv[at] ?? '';
+    if (VALUE_FLAGS.has(arg)) at++;
+    else if (arg !== '--report') throw new UsageError(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
+  }
+}
+
 /** The value after `flag`, if the flag is given. */
 function option(argv: string[], flag: string): string | undefined {
   const at = argv.indexOf(flag);
@@ -42,7 +63,7 @@ function otherLines(argv: string[], full: boolean): string[] {
   if (nodes === 'none') return [];
   const lines = nodes.split(',').filter(Boolean);
   if (lines.length === 0 || lines.some((line) => !/^\d+$/.test(line)))
-    throw new Error('--nodes takes major versions, such as 22,24,26, or none');
+    throw new UsageError('--nodes takes major versions, such as 22,24,26, or none');
   return lines;
 }
 
@@ -52,7 +73,7 @@ function selected(argv: string[]): string[] {
   const names = only.split(',').filter(Boolean);
   const unknown = names.filter((name) => !(name in BENCHMARKS));
   if (names.length === 0 || unknown.length > 0)
-    throw new Error(`--only takes names from: ${Object.keys(BENCHMARKS).join(', ')}`);
+    throw new UsageError(`--only takes names from: ${Object.keys(BENCHMARKS).join(', ')}`);
   return names;
 }
 
@@ -75,6 +96,11 @@ async function runSelected(names: string[]): Promise<BenchmarkResult[]> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  checkArguments(process.argv.slice(2));
   if (process.argv.includes('--report')) {
     writeReport(BENCH_DIR, JSON.parse(fs.readFileSync(path.join(BENCH_DIR, 'results.json'), 'utf8')) as Results);
     return;
@@ -112,4 +138,11 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  // A benchmark that fails still shows its stack.
+  if (!(error instanceof UsageError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exitCode = 2;
+}
