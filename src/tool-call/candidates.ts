@@ -118,16 +118,21 @@ interface CutOffContext {
   lastAttemptEnd: number;
 }
 
-/** An unclosed bracket after the last attempt that was a call being written (by its keys, or its token). */
+/**
+ * An unclosed bracket that was a call being written: after the last attempt, by its keys or its
+ * token; before it, only right after a call token. A batch whose first call never closed is
+ * broken whole, not run from its second call on.
+ */
 function openBracket(text: string, unclosed: number[], context: CutOffContext): number | undefined {
   const { blocks, asides, decorations, lastAttemptEnd } = context;
   const inside = (at: number): boolean => spanAt(blocks, at) !== undefined || spanAt(asides, at) !== undefined;
-  const start = unclosed.find((at) => at >= lastAttemptEnd && !inside(at));
-  if (start === undefined) return undefined;
-  const fence = fenceBodyAt(decorations.fences, start);
-  if (fence && !CALL_FENCES.has(fence.lang)) return undefined;
-  const introduced = introducedAt(text, start, decorations.introducerEnds);
-  return introduced || looksLikeCall(text.slice(start, start + CUT_OFF_WINDOW)) ? start : undefined;
+  return unclosed.find((start) => {
+    if (inside(start)) return false;
+    const fence = fenceBodyAt(decorations.fences, start);
+    if (fence && !CALL_FENCES.has(fence.lang)) return false;
+    if (introducedAt(text, start, decorations.introducerEnds)) return true;
+    return start >= lastAttemptEnd && looksLikeCall(text.slice(start, start + CUT_OFF_WINDOW));
+  });
 }
 
 /** Bracket spans read as calls or content; spans inside a block belong to the block. */
