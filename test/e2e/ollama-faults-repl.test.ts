@@ -83,7 +83,8 @@ describe.skipIf(!TmuxPane.available())('Ollama faults during a REPL session', ()
 
   it('answers a first turn, which later turns must still carry', async () => {
     await vi.waitFor(() => expect(pane.screen()).toMatch(/calculator ✓ 1.*healthy ✓ \d+.*ready/s), SCREEN_WAIT);
-    session.ollama.script('I will remember the number 42.');
+    // A calculation, so that the calculator's evaluator (started by its first call) is among the processes kept.
+    session.ollama.script(textCall('calculator', 'evaluate', { expression: '40+2' }), 'I will remember the number 42.');
     pane.type('Remember 42', 'Enter');
     await session.shows('I will remember the number 42.');
     servers = descendants(pane.panePid());
