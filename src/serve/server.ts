@@ -42,15 +42,20 @@ function facts(request: FastifyRequest): Parameters<Access['check']>[0] {
 }
 
 /** Every connection closed (answered or dropped), then no more upgrades: a stop that never waits on a peer. */
-async function closePeers(this: FastifyInstance): Promise<void> {
-  await Promise.all([...this.websocketServer.clients].map(closeWithinGrace));
-  await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
+function closePeers(log: Logger): (this: FastifyInstance) => Promise<void> {
+  return async function (this: FastifyInstance): Promise<void> {
+    await Promise.all([...this.websocketServer.clients].map((socket) => closeWithinGrace(socket, log)));
+    await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
+  };
 }
 
-function closeWithinGrace(socket: WebSocket): Promise<void> {
+function closeWithinGrace(socket: WebSocket, log: Logger): Promise<void> {
   return new Promise((resolve) => {
     if (socket.readyState === socket.CLOSED) return resolve();
-    const drop = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS);
+    const drop = setTimeout(() => {
+      log.info('stopping: a connection that did not answer its close was dropped');
+      socket.terminate();
+    }, CLOSE_GRACE_MS);
     socket.once('close', () => {
       clearTimeout(drop);
       resolve();
@@ -62,7 +67,7 @@ function closeWithinGrace(socket: WebSocket): Promise<void> {
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { access, registry, limits, log } = options;
   const app = Fastify({ logger: false, bodyLimit: MAX_MESSAGE_BYTES });
-  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES }, preClose: closePeers });
+  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES }, preClose: closePeers(log) });
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0];
     const verdict = access.check(facts(request), path !== '/healthz', request.headers.upgrade !== undefined);

@@ -174,11 +174,12 @@ describe('mcp-chat serve', () => {
     const answering = await connect(server);
     const closeCode = once(answering.socket, 'close').then(([code]) => Number(code));
     await silentClient(server);
-    const stopping = Date.now();
     expect(await server.stop()).toBe(0);
-    // The WebSocket library alone waits 30 s for an answer to its close frame before it drops a peer.
-    expect(Date.now() - stopping).toBeLessThan(15_000);
     expect(await closeCode).toBe(1001);
+    // Dropped by the server's own grace, not after the WebSocket library's 30 s wait for an answer.
+    expect(logLines().map((line) => line.msg)).toContain(
+      'stopping: a connection that did not answer its close was dropped',
+    );
   });
 
   it('refuses an unknown session id with an error and a close', async () => {
