@@ -37,7 +37,7 @@ export function openChatSession(runtime: Runtime, keeper?: SessionKeeper): { ses
   const vetTools =
     pins &&
     new ToolPinGate({
-      store: new ToolPinStore(pins.file),
+      store: new ToolPinStore(pins.dir),
       questions,
       acceptForRun: pins.acceptForRun,
       notify: notices.notify,

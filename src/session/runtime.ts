@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadConfigContent, type LoadConfigOptions } from '../config/load.js';
 import { readConfigBytes } from '../config/json-text.js';
 import { sha256, TRUST_FILE_NAME, TrustStore } from '../state/trust-store.js';
-import { toolPinsFile } from '../state/tool-pin-store.js';
+import { toolPinsDir } from '../state/tool-pin-store.js';
 import { ConfigError } from '../shared/errors.js';
 import { parseThinkFlag } from '../config/think.js';
 import type { AppConfig } from '../config/types.js';
@@ -33,7 +33,8 @@ export interface GlobalOptions {
 
 /** Where the user's tool pins are kept, and whether this run offers what changed unasked. */
 export interface ToolPinSettings {
-  file: string;
+  /** The folder of the pin files: `$XDG_STATE_HOME/mcp-chat/tool-pins/`. */
+  dir: string;
   acceptForRun: boolean;
 }
 
@@ -88,7 +89,7 @@ export async function createRuntime(
 ): Promise<Runtime> {
   // Security: the stores are located before any .env is read, so a .env cannot move them (XDG_STATE_HOME).
   const store = openTrustStore();
-  const toolPins = { file: toolPinsFile(process.env), acceptForRun: options.acceptToolChanges === true };
+  const toolPins = { dir: toolPinsDir(process.env), acceptForRun: options.acceptToolChanges === true };
   const load: LoadConfigOptions = {
     configPath: options.config,
     cwd,

@@ -104,13 +104,12 @@ export class ToolPinGate implements ToolVetting {
     const { store, log } = this.options;
     try {
       const check = store.check(config, tools);
-      if (store.problem)
-        this.sayOnce(store.problem, `${store.problem}; tools are offered unpinned until it is removed.`);
+      if (store.problem) this.sayOnce(store.problem, `${store.problem}.`);
       if (check.type === 'first-seen' || check.changes.length === 0) return undefined;
       return { server: config.name, changes: check.changes };
     } catch (error) {
       log.warn({ server: config.name, err: error }, 'tool pins not written');
-      this.sayOnce(store.file, `the tool pins cannot be written (${errorMessage(error)}); tools are offered unpinned.`);
+      this.sayOnce(store.dir, `the tool pins cannot be written (${errorMessage(error)}); tools are offered unpinned.`);
       return undefined;
     }
   }

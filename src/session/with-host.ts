@@ -53,7 +53,7 @@ function scriptPins(runtime: Runtime, notices: HostNotices): ToolPinGate | undef
   const settings = runtime.toolPins;
   if (!settings) return undefined;
   return new ToolPinGate({
-    store: new ToolPinStore(settings.file),
+    store: new ToolPinStore(settings.dir),
     acceptForRun: settings.acceptForRun,
     notify: notices.toolChanges ?? notices.warn,
     log: runtime.log,

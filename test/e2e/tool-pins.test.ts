@@ -175,8 +175,9 @@ describe('rug pulls: tools that change after they were accepted', () => {
     expect(accepted.stderr).toBe('');
     expect(accepted.stdout).toContain(`      + ${LOOKUP_REWRITTEN.description}`);
     expect(accepted.stdout).toContain('Accepted and remembered (dict)');
-    expect(fs.statSync(dict.pinsFile).mode & 0o777).toBe(0o600);
-    expect(fs.readdirSync(path.dirname(dict.pinsFile)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    const pinFiles = fs.readdirSync(dict.pinsDir);
+    expect(pinFiles.map((name) => fs.statSync(path.join(dict.pinsDir, name)).mode & 0o777)).toEqual([0o600]);
+    expect(pinFiles.filter((name) => name.endsWith('.tmp'))).toEqual([]);
 
     expect((await cli(['tools', '--changes'])).stdout).toContain('No tool changes wait');
     ollama.script(textCall('dict', 'lookup', { word: 'x' }), 'Done.');

@@ -60,7 +60,8 @@ export interface Dictionary {
   /** The entry itself, for a config of a test's own. */
   entry: { command: string; args: string[] };
   stateHome: string;
-  pinsFile: string;
+  /** The folder of the pin files (one a server). */
+  pinsDir: string;
   /** The tools the server offers from its next start. */
   offer(spec: ShiftingSpec): void;
   /** The calls that reached the server, in order. */
@@ -83,7 +84,7 @@ export function dictionary(specName = 'spec.json'): Dictionary {
     config,
     entry,
     stateHome,
-    pinsFile: path.join(stateHome, 'mcp-chat', 'tool-pins.json'),
+    pinsDir: path.join(stateHome, 'mcp-chat', 'tool-pins'),
     offer: (next) => fs.writeFileSync(spec, JSON.stringify(next)),
     calls: () =>
       fs.existsSync(callsFile)

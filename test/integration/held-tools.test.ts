@@ -29,7 +29,7 @@ afterEach(async () => {
 /** The host over the fixture, pinned as `pinned`, with a front end that records the questions asked. */
 async function start(pinned: (typeof LOOKUP)[]) {
   const config = stdioServer('dict', dict.entry.args);
-  const store = new ToolPinStore(dict.pinsFile);
+  const store = new ToolPinStore(dict.pinsDir);
   store.check(config, pinned);
   const questions = new QuestionBook();
   const asked: ServerQuestion[] = [];

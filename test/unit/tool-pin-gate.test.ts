@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuestionBook } from '../../src/engine/question-book.js';
 import { ToolPinGate } from '../../src/session/tool-pin-gate.js';
 import { silentLogger } from '../../src/shared/log.js';
-import { ToolPinStore } from '../../src/state/tool-pin-store.js';
+import { serverKey, ToolPinStore } from '../../src/state/tool-pin-store.js';
 import type { QuestionChange } from '../../src/vocabulary/questions.js';
 import type { PinnedTool } from '../../src/vocabulary/tool-pins.js';
 import { stdioServer } from '../helpers/server-configs.js';
@@ -27,7 +27,7 @@ const WIPE: PinnedTool = { name: 'wipe', description: 'Wipe.', inputSchema: { ty
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-pin-gate-'));
-  store = new ToolPinStore(path.join(dir, 'tool-pins.json'));
+  store = new ToolPinStore(path.join(dir, 'tool-pins'));
   store.check(DICT, [LOOKUP]);
   lines = [];
 });
@@ -134,11 +134,11 @@ describe('ToolPinGate', () => {
   });
 
   it('a pin file that cannot be used is said once, and the tools are offered unpinned', () => {
-    fs.writeFileSync(store.file, 'garbage');
+    fs.writeFileSync(path.join(store.dir, `${serverKey(DICT)}.json`), 'garbage');
     const pins = gate();
     expect([...pins.vet(DICT, [REWRITTEN]).withheld]).toEqual([]);
     pins.vet(stdioServer('other', []), [WIPE]);
     expect(lines).toEqual([expect.stringContaining('is not valid JSON')]);
-    expect(lines[0]).toContain('tools are offered unpinned until it is removed');
+    expect(lines[0]).toContain('the tools of dict are offered unpinned until it is removed');
   });
 });
