@@ -3,7 +3,7 @@
  * run, or a call attempt that cannot run (with a correction hint for the model). Pure.
  * It reads our JSON and XML protocols and the call formats local models print themselves
  * (harmony, DeepSeek, Kimi, GLM, MiniMax, Qwen XML, Seed, Gemma, Functionary, Command R7B,
- * Mistral, llama, LFM2, Apertus, Olmo 3, Hunyuan, Nemotron, Cline, Anthropic-style), the
+ * Mistral, llama, LFM2, Apertus, Olmo 3, Hunyuan, Nemotron, Step, Cline, Anthropic-style), the
  * format Ollama names for the model first. Policy: tolerant in what it reads, strict in
  * what it runs: never from reasoning, a cut-off reply, an example, a quote or a forbidden
  * call, for a tool that does not exist, or on another server than the one the call names.
