@@ -8,6 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { type DetectResult, detectToolCalls } from '../../src/tool-call/detector.js';
 import type { ToolSpec } from '../../src/vocabulary/types.js';
 
+const REVIEW_COMMENT = { path: { type: 'string' }, line: { type: 'number' }, body: { type: 'string' } };
+const REVIEW = {
+  pullNumber: { type: 'number' },
+  event: { type: 'string' },
+  comments: { type: 'array', items: { type: 'object', properties: REVIEW_COMMENT } },
+};
+
 /** As servers/filesystem and servers/memory of modelcontextprotocol/servers advertise them. */
 const TOOLS: ToolSpec[] = [
   {
@@ -68,21 +75,7 @@ const TOOLS: ToolSpec[] = [
     server: 'github',
     name: 'create_pull_request_review',
     description: 'Create a review on a pull request.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        pullNumber: { type: 'number' },
-        event: { type: 'string' },
-        comments: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { path: { type: 'string' }, line: { type: 'number' }, body: { type: 'string' } },
-          },
-        },
-      },
-      required: ['pullNumber', 'event'],
-    },
+    inputSchema: { type: 'object', properties: REVIEW, required: ['pullNumber', 'event'] },
   },
   {
     server: 'audio',
