@@ -449,6 +449,18 @@ describe('the format Ollama names for the model is read first', () => {
     expect(detectToolCalls(`${own}\n${other}`, TOOLS, { parser: 'olmo3' })).toEqual(calls(evaluate(EXPRESSION)));
   });
 
+  // Names from ollama/ollama's model/parsers (parsers.go and the commits adding each parser).
+  it.each([
+    ['minimaxm2', 'minimax'],
+    ['apertus1.5', 'apertus'],
+    ['deepseek', 'deepseek v3'],
+  ])('parser %s: the %s call runs, a call in another syntax beside it is text', (parser, family) => {
+    const format = FORMATS[family];
+    expect(format).toBeDefined();
+    const raw = `${format?.(EXPRESSION) ?? ''}\n${other}`;
+    expect(detectToolCalls(raw, TOOLS, { parser })).toEqual(calls(evaluate(EXPRESSION)));
+  });
+
   it('without its format in the reply, or with a parser it does not know, every format is read', () => {
     expect(detectToolCalls(other, TOOLS, { parser: 'olmo3' })).toEqual(calls(readFile('a.md')));
     expect(detectToolCalls(`${own}\n${other}`, TOOLS, { parser: 'some-new-parser' })).toEqual(
