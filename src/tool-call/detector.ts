@@ -182,14 +182,26 @@ function namedInUnfinished(text: string, cutOffAt: number, tools: ToolSpec[]): s
   return named ? [named.name] : [];
 }
 
-/** A reply that is all reasoning, with a call drafted in it: the model meant to call but wrote it in the wrong place. */
+// A lead-in that introduces a call ("Let me read the file:") is a sentence or two.
+const MAX_ANNOUNCEMENT = 300;
+
+/** A reply that ends by introducing a call it never wrote: its call is the one in the reasoning. */
+function announcesCall(visible: string): boolean {
+  const text = visible.trim();
+  return text.length <= MAX_ANNOUNCEMENT && text.endsWith(':') && !hasExampleCue(text);
+}
+
+/**
+ * A reply that is all reasoning, with a call drafted in it, or only a lead-in announcing the call:
+ * the model meant to call but wrote it in the wrong place.
+ */
 function draftedOnly(
   visible: string,
   thinking: string,
   tools: ToolSpec[],
   knownServers: string[],
 ): string[] | undefined {
-  if (visible !== '' || thinking === '') return undefined;
+  if ((visible.trim() !== '' && !announcesCall(visible)) || thinking === '') return undefined;
   const drafts = scanReply(thinking).candidates.filter((candidate) => isRealAttempt(candidate, tools, knownServers));
   return drafts.length > 0 ? calledNames(drafts) : undefined;
 }

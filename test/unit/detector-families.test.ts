@@ -121,6 +121,14 @@ describe('reasoning draft: a call drafted in reasoning never runs', () => {
     expect(detect(`${wrap(format(EXPRESSION))}\nIt is 84.`)).toEqual({ type: 'answer', text: 'It is 84.' });
   });
 
+  it.each(DRAFTED)(
+    '%s around a %s draft, then only a lead-in introducing it: the model is told why',
+    (_r, _f, wrap, format) => {
+      const result = detect(`${wrap(format(EXPRESSION))}\nLet me work it out:`);
+      expect(result.type === 'malformed' && result.hint).toMatch(/^The call to evaluate was not run: it was inside/);
+    },
+  );
+
   it.each(DRAFTED)('%s around a %s draft and nothing else: the model is told why', (_r, _f, wrap, format) => {
     const result = detect(wrap(format(EXPRESSION)));
     expect(result.type).toBe('malformed');
