@@ -262,6 +262,7 @@ export class MCPChatbot {
       // have no such field, and their reasoning stays out of what the model is told it said.
       ...(plan.native && reply.thinking ? { thinking: reply.thinking } : {}),
     });
+    if (plan.notice !== undefined) yield { type: 'notice', text: plan.notice };
     if (plan.correction !== undefined) yield { type: 'malformed-call', hint: plan.correction, step };
     const outcomes = yield* this.calls.run(plan.calls, step, failures, signal);
     for (const [index, planned] of plan.calls.entries()) {

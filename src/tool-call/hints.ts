@@ -14,9 +14,16 @@ export type Problem =
   | { type: 'wrong-server'; name: string; server: string; serverTools: ToolSpec[] }
   | { type: 'bad-arguments'; spec: ToolSpec }
   | { type: 'unparseable' }
-  | { type: 'cut-off' }
-  /** The only call was drafted inside the reasoning, where nothing runs. */
-  | { type: 'in-reasoning' };
+  | WithheldCall;
+
+/**
+ * A call written well enough to name but withheld: drafted inside the reasoning, where nothing
+ * runs, or cut off before it was complete. `tools`: the tools it names, as written (none known: empty).
+ */
+export interface WithheldCall {
+  type: 'in-reasoning' | 'cut-off';
+  tools: string[];
+}
 
 /** The call format with the spacing the system prompt teaches. */
 export function formatCall(server: string, tool: string, args: Record<string, unknown>): string {
@@ -62,12 +69,24 @@ function describe(problem: Problem): string {
     case 'unparseable':
       return 'Your tool call could not be read: it must be one valid JSON object, with double-quoted keys and strings.';
     case 'cut-off':
-      return 'Your reply was cut off before the tool call was complete.';
     case 'in-reasoning':
-      return 'Your tool call was inside your reasoning, where calls are never run: write it in your reply, after the reasoning.';
+      return withheldLine(problem);
     default:
       return assertNever(problem);
   }
+}
+
+/** The one line a withheld call is answered with: what was not run, why, and how to make it run. */
+export function withheldLine({ type, tools }: WithheldCall): string {
+  const one = tools.length <= 1;
+  const what =
+    tools.length === 0
+      ? 'Your tool call was'
+      : `The call${one ? '' : 's'} to ${tools.join(', ')} ${one ? 'was' : 'were'}`;
+  const it = one ? 'it' : 'them';
+  return type === 'in-reasoning'
+    ? `${what} not run: ${one ? 'it was' : 'they were'} inside your reasoning, where calls never run; to run ${it}, write ${it} in your reply, after the reasoning.`
+    : `${what} not run: your reply ended before the call was complete; to run ${it}, send the whole call again, keeping long argument values short.`;
 }
 
 function relevantSpec(problems: Problem[], tools: ToolSpec[]): ToolSpec | undefined {
@@ -80,14 +99,14 @@ function relevantSpec(problems: Problem[], tools: ToolSpec[]): ToolSpec | undefi
 }
 
 export function buildHint(problems: Problem[], tools: ToolSpec[]): string {
+  // A withheld call was written well: the model needs to know where it went wrong, not the format again.
+  const withheld = problems.filter((problem) => problem.type === 'cut-off' || problem.type === 'in-reasoning');
+  if (withheld.length === problems.length) return [...new Set(problems.map(describe))].join('\n');
   const lines = [...new Set(problems.map(describe))];
   lines.push('Nothing was run.');
   const naming = new Set<Problem['type']>(['unknown-tool', 'ambiguous-tool', 'wrong-server']);
   if (problems.some((problem) => naming.has(problem.type))) {
     lines.push(`The available tools are: ${tools.length > 0 ? tools.map(displayName).join(', ') : 'none'}.`);
-  }
-  if (problems.some((problem) => problem.type === 'cut-off')) {
-    lines.push('Send the complete call again, keeping long argument values short.');
   }
   lines.push(`To use a tool, reply with only this JSON object and nothing else: ${TEMPLATE}`);
   const spec = relevantSpec(problems, tools);

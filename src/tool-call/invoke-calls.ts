@@ -6,18 +6,22 @@
  *   name="…" string="true">…</｜DSML｜parameter>`, where `string="false"` marks a JSON value;
  *   V4 wraps the same invokes in `<｜DSML｜tool_calls>` and prints its bars doubled
  *   (`<｜｜DSML｜｜invoke`), sometimes with a space before the tag name.
+ * - Step-3 / Step-3.5's `<steptml:invoke name="…"><steptml:parameter name="…">`, after
+ *   `function<｜tool_sep｜>` in DeepSeek-style call tokens (./special-tokens.ts) or alone;
  * - MiniMax M3, inside `<tool_call>`: each argument an element named by its parameter
  *   (`<city>Paris</city>`), read by ./minimax-m3.ts.
  * Several invokes in one block are several calls. Tag attributes are read with the XML
  * library; values are raw text up to their closing tag (templates do not escape them) and
  * are typed later by the tool's schema. Policy: an invoke left open at the end of the
- * reply is cut off.
+ * reply is cut off, unless all that is missing is its closing tag (and its wrapper's): every
+ * value closed by its own tag, then nothing but the reply's end. A stop sequence ends a reply
+ * so; a cut in the middle of a value never passes for it.
  */
 import { blockOf, type Block, type Read, unfinished, unreadable } from './block.js';
 import { parseJsonLoose } from './json-repair.js';
-import { asciiTokens } from './special-tokens.js';
 import {
   allOccurrences,
+  asciiTokens,
   firstOf,
   isToolName,
   skipSpace,
@@ -30,15 +34,18 @@ import { readOpenTag } from './xml-tags.js';
 
 /**
  * Tag prefixes: plain (MiniMax, Anthropic), Anthropic's namespaced `antml:`, Glimmer's
- * `atem:`, and DeepSeek's `｜DSML｜` in the spellings V3.2 and V4 print (bars in ASCII).
+ * `atem:`, Step's `steptml:`, and DeepSeek's `｜DSML｜` in the spellings V3.2 and V4 print (bars in ASCII).
  */
-const PREFIXES = ['', 'antml:', 'atem:', '|DSML|', '||DSML||', '|DSML| ', '||DSML|| '];
+const PREFIXES = ['', 'antml:', 'atem:', 'steptml:', '|DSML|', '||DSML||', '|DSML| ', '||DSML|| '];
+const STEP_PREFIX = 'steptml:';
 const WRAPPERS = ['minimax:tool_call', 'function_calls', 'tool_calls', 'tool_call'];
 
 interface Parameter {
   key: string;
   value: unknown;
   text: boolean;
+  /** Closed by its own closing tag, not found to end where the next tag begins. */
+  closed: boolean;
 }
 
 class InvokeReader {
@@ -76,10 +83,10 @@ class InvokeReader {
     const end = closed ? close + `</${this.prefix}parameter>`.length : close;
     // DSML marks each value: string="true" is text as written, "false" is JSON.
     const kind = open.attributes.string;
-    if (kind === 'true') return { parameter: { key, value: raw, text: false }, end };
+    if (kind === 'true') return { parameter: { key, value: raw, text: false, closed }, end };
     const json = kind === 'false' ? parseJsonLoose(raw.trim()) : undefined;
-    if (json?.ok) return { parameter: { key, value: json.value, text: false }, end };
-    return { parameter: { key, value: raw, text: true }, end };
+    if (json?.ok) return { parameter: { key, value: json.value, text: false, closed }, end };
+    return { parameter: { key, value: raw, text: true, closed }, end };
   }
 
   /** The invoke at `at`: its reading and where it ends. */
@@ -93,16 +100,28 @@ class InvokeReader {
     for (;;) {
       pos = skipSpace(this.ascii, pos);
       const closeTag = `</${this.prefix}invoke>`;
-      if (this.ascii.startsWith(closeTag, pos)) {
+      const closed = this.ascii.startsWith(closeTag, pos);
+      if (closed || (parameters.at(-1)?.closed === true && this.onlyClosingTagsFrom(pos))) {
         const args = Object.fromEntries(parameters.map((item) => [item.key, item.value]));
         const textKeys = parameters.filter((item) => item.text).map((item) => item.key);
-        return { read: { ok: true, call: { name, args, textKeys } }, end: pos + closeTag.length };
+        const end = closed ? pos + closeTag.length : this.text.length;
+        return { read: { ok: true, call: { name, args, textKeys } }, end };
       }
       const next = this.parameter(pos);
       if (!('parameter' in next)) return { read: next, end: this.closeOf(pos) };
       parameters.push(next.parameter);
       pos = next.end;
     }
+  }
+
+  /** Whether nothing follows `at` but the wrappers' closing tags: the reply ended where the invoke should close. */
+  private onlyClosingTagsFrom(at: number): boolean {
+    let rest = this.ascii.slice(at).trim();
+    for (const wrapper of WRAPPERS) {
+      const close = `</${this.prefix}${wrapper}>`;
+      if (rest.startsWith(close)) rest = rest.slice(close.length).trim();
+    }
+    return rest === '';
   }
 
   /** MiniMax M3 writes each argument as an element named by its parameter, not as a `<parameter>`. */
@@ -114,10 +133,24 @@ class InvokeReader {
 
   private elementInvoke(name: string, from: number): { read: Read; end: number } {
     const close = this.invokeEnd.next(from);
-    if (close < 0) return { read: unfinished, end: this.text.length };
+    if (close < 0) return this.unclosedElementInvoke(name, from);
     const read = elementArguments(this.text.slice(from, close));
     const end = close + '</invoke>'.length;
     return { read: read ? { ok: true, call: { name, ...read } } : unreadable, end };
+  }
+
+  /** An element invoke the reply ended in: whole when its elements all closed and only wrapper tags follow. */
+  private unclosedElementInvoke(name: string, from: number): { read: Read; end: number } {
+    let bodyEnd = this.ascii.trimEnd().length;
+    for (const wrapper of [...WRAPPERS].reverse()) {
+      const close = `</${wrapper}>`;
+      const body = this.ascii.slice(from, bodyEnd).trimEnd();
+      if (body.endsWith(close)) bodyEnd = from + body.length - close.length;
+    }
+    const body = this.text.slice(from, bodyEnd).trimEnd();
+    const read = body.endsWith('>') ? elementArguments(body) : undefined;
+    const whole = read !== undefined && Object.keys(read.args).length > 0;
+    return { read: whole ? { ok: true, call: { name, ...read } } : unfinished, end: this.text.length };
   }
 
   /** Where a broken invoke ends: its closing tag, or the reply's end. */
@@ -171,4 +204,19 @@ export function findInvokeCalls(text: string): Block[] {
   if (!text.includes('invoke')) return [];
   const ascii = asciiTokens(text);
   return PREFIXES.flatMap((prefix) => findWithPrefix(text, ascii, prefix));
+}
+
+/**
+ * A Step call token's body, `function<|tool_sep|><steptml:invoke …>…</steptml:invoke>` (`ascii`:
+ * the same body with ASCII tokens): its one call, or undefined when the body is not of that form.
+ */
+export function readStepInvoke(raw: string, ascii: string, separator: string): Read | undefined {
+  const separatorAt = ascii.indexOf(separator);
+  if (separatorAt < 0 || !['function', ''].includes(ascii.slice(0, separatorAt).trim())) return undefined;
+  const at = skipSpace(ascii, separatorAt + separator.length);
+  if (!ascii.startsWith(`<${STEP_PREFIX}invoke`, at)) return undefined;
+  const invoke = new InvokeReader(raw, ascii, STEP_PREFIX).invoke(at);
+  if (!invoke) return unreadable;
+  // Only the call's end token may follow the invoke.
+  return ascii.slice(invoke.end).trim() === '' ? invoke.read : unreadable;
 }

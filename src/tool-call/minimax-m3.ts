@@ -5,7 +5,7 @@
  * nested elements; arrays are repeated `<item>` elements, or the same element repeated.
  * Every tag of the format is printed after the namespace token `]<]minimax[>[` (llama.cpp's
  * detokenizer drops its first `]`); read without it, the markup is plain XML. Policy: a
- * leaf of the top level is text, typed later by the tool's schema; nested leaves stay text.
+ * leaf is text, nested ones included, typed later by the tool's schema.
  */
 import { trimTemplateNewlines } from './text-scan.js';
 import { readChildren, type XmlChild } from './xml-tags.js';
@@ -34,7 +34,7 @@ function objectOf(elements: XmlChild[]): Record<string, unknown> {
 
 export interface ElementArguments {
   args: Record<string, unknown>;
-  /** The arguments written as plain text, to be typed by the tool's schema. */
+  /** The arguments written as plain text (all of them, nested leaves included), to be typed by the tool's schema. */
   textKeys: string[];
 }
 
@@ -44,6 +44,6 @@ export function elementArguments(body: string): ElementArguments | undefined {
   const elements = readChildren(body);
   if (!elements || elements.length === 0) return undefined;
   const args = objectOf(elements);
-  const textKeys = Object.keys(args).filter((key) => typeof args[key] === 'string');
-  return { args, textKeys };
+  // Every value, nested ones too, was written as text.
+  return { args, textKeys: Object.keys(args) };
 }

@@ -5,7 +5,8 @@
  */
 import type { ReaderId } from './blocks.js';
 
-// Names as ollama/ollama model/parsers/parsers.go registers them.
+// Names as ollama/ollama model/parsers/parsers.go registers them (minimaxm2, apertus1.5 and
+// deepseek: as the commits adding those parsers name them).
 const BY_PARSER: Record<string, ReaderId> = {
   harmony: 'harmony',
   deepseek3: 'tokens',
@@ -22,6 +23,9 @@ const BY_PARSER: Record<string, ReaderId> = {
   'gemma4-no-thinking': 'gemma',
   functiongemma: 'gemma',
   glimmer: 'invoke',
+  minimaxm2: 'invoke',
+  'apertus1.5': 'wrapped',
+  deepseek: 'tokens',
   olmo3: 'wrapped',
   'olmo3-think': 'wrapped',
 };

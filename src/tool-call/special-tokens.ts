@@ -2,14 +2,17 @@
  * Reads the token-delimited call sections of DeepSeek and Kimi K2:
  * - DeepSeek R1/V3: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME` and a ```json fence;
  * - DeepSeek V3.1: `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`;
- * - Kimi K2: `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`,
+ * - Kimi K2: `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`;
+ * - Step-3 / Step-3.5: `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="NAME">` with
+ *   `<steptml:parameter name="…">` values (read by ./invoke-calls.ts),
  * each optionally inside its section tokens. The ASCII-bar spellings (`<|tool▁sep|>`,
  * `<|tool_sep|>`) are the same tokens. Policy: a call whose end token is missing still
  * counts when its JSON is complete; one that runs off the end of the reply is cut off.
  */
 import { blockOf, type Block, type Read, unfinished, unreadable } from './block.js';
 import { parseJsonLoose } from './json-repair.js';
-import { allOccurrences, isToolName, skipSpace, TokenFinder, withoutNamespace } from './text-scan.js';
+import { readStepInvoke } from './invoke-calls.js';
+import { allOccurrences, asciiTokens, isToolName, skipSpace, TokenFinder, withoutNamespace } from './text-scan.js';
 
 const CALL_BEGIN = '<|tool_call_begin|>';
 const CALL_END = '<|tool_call_end|>';
@@ -18,14 +21,6 @@ const ARGUMENTS = '<|tool_call_argument_begin|>';
 const SECTION_BEGIN = ['<|tool_calls_begin|>', '<|tool_calls_section_begin|>'];
 const SECTION_END = ['<|tool_calls_end|>', '<|tool_calls_section_end|>'];
 const FENCE = '```';
-
-/**
- * The reply with DeepSeek's full-width bar and its word separator in ASCII: the same
- * length, so every index found in it is an index into the reply.
- */
-export function asciiTokens(text: string): string {
-  return text.replace(/\uFF5C/g, '|').replace(/\u2581/g, '_');
-}
 
 /** Arguments as written: a JSON object, possibly in a ```json fence (DeepSeek V3). */
 function readArguments(raw: string): unknown {
@@ -76,6 +71,8 @@ function openBody(raw: string): string {
 
 /** `closed`: the end token was there; `atEnd`: without one, the reply ended inside the call. */
 function readCall(raw: string, ascii: string, closed: boolean, atEnd: boolean): Read {
+  const step = readStepInvoke(raw, ascii, SEPARATOR);
+  if (step) return step;
   const body = readBody(closed ? raw : openBody(raw), closed ? ascii : openBody(ascii));
   const complete = body !== undefined && body.args !== undefined && isToolName(body.name);
   if (complete) return { ok: true, call: { name: body.name, args: body.args } };

@@ -1,7 +1,7 @@
 /**
  * Types the argument values that template formats carry as plain text (GLM's
  * `<arg_value>`, Qwen3-Coder's and MiniMax's `<parameter>`, per-argument XML children):
- * `3` for an integer parameter is the number 3. Policy: a value is read as JSON only when
+ * `3` for an integer parameter is the number 3, inside nested elements too. Policy: a value is read as JSON only when
  * the tool's schema gives that parameter a type other than string and the JSON is of that
  * type; anything else, an unknown parameter included, stays the text the model wrote.
  */
@@ -49,6 +49,25 @@ export function typedValue(text: string, schema: unknown): unknown {
   return parsed.ok && fits(parsed.value, types) ? parsed.value : text;
 }
 
+/**
+ * A value written as text, leaves of nested elements included (MiniMax M3), typed by its schema:
+ * an array's items by `items`, an object's members by `properties`.
+ */
+function typedDeep(value: unknown, schema: unknown): unknown {
+  if (typeof value === 'string') return typedValue(value, schema);
+  if (!isRecord(schema)) return value;
+  if (Array.isArray(value)) return value.map((item) => typedDeep(item, schema.items));
+  const properties = schema.properties;
+  if (!isRecord(value) || !isRecord(properties)) return value;
+  // Rebuilt with fromEntries so that a `__proto__` member stays plain data.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => [
+      key,
+      Object.hasOwn(properties, key) ? typedDeep(member, properties[key]) : member,
+    ]),
+  );
+}
+
 /** The arguments with each text-valued key in `keys` typed by `spec`'s input schema. */
 export function typeTextArguments(
   args: Record<string, unknown>,
@@ -60,9 +79,7 @@ export function typeTextArguments(
   // Rebuilt with fromEntries so that a `__proto__` argument stays plain data.
   return Object.fromEntries(
     Object.entries(args).map(([key, value]) =>
-      textKeys.has(key) && typeof value === 'string' && Object.hasOwn(properties, key)
-        ? [key, typedValue(value, properties[key])]
-        : [key, value],
+      textKeys.has(key) && Object.hasOwn(properties, key) ? [key, typedDeep(value, properties[key])] : [key, value],
     ),
   );
 }

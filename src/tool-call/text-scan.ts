@@ -5,6 +5,14 @@
  * so a search that found nothing is never repeated from a later position.
  */
 
+/**
+ * The reply with DeepSeek's full-width bar and its word separator in ASCII: the same
+ * length, so every index found in it is an index into the reply.
+ */
+export function asciiTokens(text: string): string {
+  return text.replace(/\uFF5C/g, '|').replace(/\u2581/g, '_');
+}
+
 /** Forward search for one token; searches from increasing positions cost O(n) in all. */
 export class TokenFinder {
   private lastFrom = -1;

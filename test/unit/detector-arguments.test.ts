@@ -8,6 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { type DetectResult, detectToolCalls } from '../../src/tool-call/detector.js';
 import type { ToolSpec } from '../../src/vocabulary/types.js';
 
+const REVIEW_COMMENT = { path: { type: 'string' }, line: { type: 'number' }, body: { type: 'string' } };
+const REVIEW = {
+  pullNumber: { type: 'number' },
+  event: { type: 'string' },
+  comments: { type: 'array', items: { type: 'object', properties: REVIEW_COMMENT } },
+};
+
 /** As servers/filesystem and servers/memory of modelcontextprotocol/servers advertise them. */
 const TOOLS: ToolSpec[] = [
   {
@@ -62,6 +69,13 @@ const TOOLS: ToolSpec[] = [
       },
       required: ['entities'],
     },
+  },
+  {
+    // As github/github-mcp-server advertised it: review comments with a line number each.
+    server: 'github',
+    name: 'create_pull_request_review',
+    description: 'Create a review on a pull request.',
+    inputSchema: { type: 'object', properties: REVIEW, required: ['pullNumber', 'event'] },
   },
   {
     server: 'audio',
@@ -140,6 +154,27 @@ describe('typed by the input schema in every text-valued format', () => {
   it.each(FORMATS)('%s: a value that is not of the schema type stays the text written', (_format, format) => {
     const raw = format('set_volume', [['level', 'loud']]);
     expect(detect(raw)).toEqual(one('audio', 'set_volume', { level: 'loud' }));
+  });
+});
+
+describe('MiniMax M3 nested elements are typed by the schema, as JSON values are elsewhere', () => {
+  const element = (name: string, inner: string): string => `${M3}<${name}>${inner}${M3}</${name}>`;
+  const comment = (path: string, line: string, body: string): string =>
+    element('item', element('path', path) + element('line', line) + element('body', body));
+
+  it('numbers inside an array of objects; text where the schema says text or the value is no number', () => {
+    const comments = comment('src/a.ts', '12', 'rename this') + comment('src/b.ts', 'top', '42');
+    const raw = `${M3}<tool_call>${M3}<invoke name="create_pull_request_review">${element('pullNumber', '7')}${element('event', 'COMMENT')}${element('comments', comments)}${M3}</invoke>${M3}</tool_call>`;
+    expect(detect(raw)).toEqual(
+      one('github', 'create_pull_request_review', {
+        pullNumber: 7,
+        event: 'COMMENT',
+        comments: [
+          { path: 'src/a.ts', line: 12, body: 'rename this' },
+          { path: 'src/b.ts', line: 'top', body: '42' },
+        ],
+      }),
+    );
   });
 });
 

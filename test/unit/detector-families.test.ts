@@ -121,6 +121,14 @@ describe('reasoning draft: a call drafted in reasoning never runs', () => {
     expect(detect(`${wrap(format(EXPRESSION))}\nIt is 84.`)).toEqual({ type: 'answer', text: 'It is 84.' });
   });
 
+  it.each(DRAFTED)(
+    '%s around a %s draft, then only a lead-in introducing it: the model is told why',
+    (_r, _f, wrap, format) => {
+      const result = detect(`${wrap(format(EXPRESSION))}\nLet me work it out:`);
+      expect(result.type === 'malformed' && result.hint).toMatch(/^The call to evaluate was not run: it was inside/);
+    },
+  );
+
   it.each(DRAFTED)('%s around a %s draft and nothing else: the model is told why', (_r, _f, wrap, format) => {
     const result = detect(wrap(format(EXPRESSION)));
     expect(result.type).toBe('malformed');
@@ -185,13 +193,22 @@ describe('placement rules hold for every family', () => {
     },
   );
 
-  it.each(FAMILIES)('%s: cut off inside its arguments, or truncated, nothing runs', (_family, format) => {
-    const raw = format(EXPRESSION);
-    const cut = raw.slice(0, raw.indexOf(EXPRESSION) + 4);
-    expect(detect(cut).type, cut).toBe('malformed');
-    const truncated = detectToolCalls(raw, TOOLS, { truncated: true });
-    expect(truncated.type === 'malformed' && truncated.hint).toContain('cut off');
-  });
+  it.each(FAMILIES)(
+    '%s: cut off inside its arguments, or truncated, nothing runs; the hint names it',
+    (_family, format) => {
+      const raw = format(EXPRESSION);
+      const cut = raw.slice(0, raw.indexOf(EXPRESSION) + 4);
+      const unfinished = detect(cut);
+      expect(unfinished.type, cut).toBe('malformed');
+      // Withheld as unfinished (not every format tells that from unreadable), it is named.
+      if (unfinished.type === 'malformed' && unfinished.withheld)
+        expect(unfinished.withheld.tools).toEqual(['evaluate']);
+      const truncated = detectToolCalls(raw, TOOLS, { truncated: true });
+      expect(truncated.type === 'malformed' && truncated.hint).toMatch(
+        /^The call to evaluate was not run: your reply ended before the call was complete; [^\n]*$/,
+      );
+    },
+  );
 });
 
 describe('format quirks', () => {
@@ -438,6 +455,18 @@ describe('the format Ollama names for the model is read first', () => {
 
   it('its call runs; a call in another syntax beside it is text', () => {
     expect(detectToolCalls(`${own}\n${other}`, TOOLS, { parser: 'olmo3' })).toEqual(calls(evaluate(EXPRESSION)));
+  });
+
+  // Names from ollama/ollama's model/parsers (parsers.go and the commits adding each parser).
+  it.each([
+    ['minimaxm2', 'minimax'],
+    ['apertus1.5', 'apertus'],
+    ['deepseek', 'deepseek v3'],
+  ])('parser %s: the %s call runs, a call in another syntax beside it is text', (parser, family) => {
+    const format = FORMATS[family];
+    expect(format).toBeDefined();
+    const raw = `${format?.(EXPRESSION) ?? ''}\n${other}`;
+    expect(detectToolCalls(raw, TOOLS, { parser })).toEqual(calls(evaluate(EXPRESSION)));
   });
 
   it('without its format in the reply, or with a parser it does not know, every format is read', () => {

@@ -238,8 +238,8 @@ describe('correction hints', () => {
     const hint = hintOf(
       detectToolCalls('{"action": "use_tool", "tool": "evaluate", "arguments": {"expression": "1', []),
     );
-    expect(hint).toContain('Your reply was cut off before the tool call was complete.');
-    expect(hint).toContain(TEMPLATE);
+    // No tool to name: the call is spoken of as the model's.
+    expect(hint).toMatch(/^Your tool call was not run: your reply ended before the call was complete; [^\n]*$/);
     expect(hintOf(detectToolCalls('{"name": "evaluate", "arguments": {}}', []))).toContain(
       'The available tools are: none.',
     );
@@ -248,7 +248,9 @@ describe('correction hints', () => {
 
 describe('truncated replies', () => {
   it('runs nothing from a reply that hit the length limit', () => {
-    expect(hintOf(detectToolCalls(call('1+1'), TOOLS, { truncated: true }))).toContain('cut off');
+    expect(hintOf(detectToolCalls(call('1+1'), TOOLS, { truncated: true }))).toMatch(
+      /^The call to evaluate was not run: your reply ended before the call was complete/,
+    );
     expect(detectToolCalls('A plain answer that was cut', TOOLS, { truncated: true })).toEqual({
       type: 'answer',
       text: 'A plain answer that was cut',

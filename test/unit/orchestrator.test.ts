@@ -100,7 +100,8 @@ describe('MCPChatbot.runTurn', () => {
     expect(ofType(events, 'malformed-call')).toHaveLength(1);
     const hint = llm.requests[1]?.messages.at(-1);
     expect(hint).toMatchObject({ role: 'user', toolResult: true });
-    expect(hint?.content).toContain('"action": "use_tool"');
+    expect(hint?.content).toMatch(/^The call to evaluate was not run: your reply ended before the call was complete/);
+    expect(ofType(events, 'notice')[0]?.text).toMatch(/^evaluate was not run: the reply ended before/);
     expect(ofType(events, 'final')[0]).toMatchObject({ answer: '42', steps: 3 });
   });
 

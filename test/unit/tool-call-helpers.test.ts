@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonLoose, repairJson } from '../../src/tool-call/json-repair.js';
 import { scanBrackets, spanAt } from '../../src/tool-call/json-scan.js';
 import { parsePythonicCall, parsePythonicList, parsePythonicStatements } from '../../src/tool-call/pythonic.js';
-import { asciiTokens } from '../../src/tool-call/special-tokens.js';
+import { asciiTokens } from '../../src/tool-call/text-scan.js';
 import { typedValue } from '../../src/tool-call/text-args.js';
 import { TokenFinder, trimTemplateNewlines } from '../../src/tool-call/text-scan.js';
 import { stripThinking } from '../../src/tool-call/thinking.js';
