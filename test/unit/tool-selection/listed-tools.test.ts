@@ -58,7 +58,7 @@ describe('listed tools', () => {
     const catalogue = manyToolsCatalogue();
     const selection = new ToolSelection({ numCtx: 8192, budgetShare: 0.25, alwaysInclude: {} });
     const { tools, listed } = await selection.select(catalogue, 'native', {
-      message: "in ~/site/about.html swap every 'colour' for 'color'",
+      message: 'open example.com and take a screenshot',
       earlier: [],
     });
     const prompt = buildSystemPrompt(tools, 'native', listed);
