@@ -176,7 +176,10 @@ async function recallRow({ tools, requests, intents, heldOut }: Corpus, share: n
       [`recall of the ${heldOut.length} held-out requests (native; not used for tuning)`]: `${roundTo(recallOf(unseen), 3)}; per server: ${perServer(unseen)}; offered characters, median ${summarize(unseen.map((result) => result.characters)).median}`,
       'recall without the conversation context (native)': roundTo(recallOf(bare), 3),
       [`recall of the ${elsewhere.length} requests not for the browser, asked in a browser session (native)`]: `${roundTo(recallOf(turned), 3)} (${roundTo(recallOf(alone), 3)} as a conversation's first message)`,
-      'recall with text tool calls (json mode; more tools fit)': roundTo(recallOf(text), 3),
+      'recall with text tool calls (json mode: every tool a line a parameter, so fewer fit)': roundTo(
+        recallOf(text),
+        3,
+      ),
       'tools offered, median (json mode)': summarize(text.map((result) => result.offered)).median,
       'send everything, tokens': `${everything} (${roundTo(everything / budget, 1)}× this budget; over the whole context)`,
       misses: misses(native),
