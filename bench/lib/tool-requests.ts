@@ -51,7 +51,7 @@ export function load(): { tools: ToolSpec[]; requests: Request[]; intents: Reque
   if (withEarlier > MAX_WITH_CONTEXT)
     throw new Error(`${withEarlier} requests carry context; at most ${MAX_WITH_CONTEXT} may`);
   const intents = readRequests('tool-requests-intents.jsonl');
-  const heldOut = readRequests('tool-requests-heldout-3.jsonl');
+  const heldOut = readRequests('tool-requests-heldout-4.jsonl');
   if ([...intents, ...heldOut].some(hasContext)) throw new Error('intent and held-out requests are first messages');
   return { tools, requests, intents, heldOut };
 }

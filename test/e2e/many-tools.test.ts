@@ -115,7 +115,7 @@ describe('ask with 100 tools at num_ctx 8192', () => {
         { toolCalls: [{ name: 'mcp-chat__find_tools', arguments: { query: 'press a key on the keyboard' } }] },
         'I can press keys in the browser now.',
       );
-      const result = await ask(['what can you do about the popup?']);
+      const result = await ask(['what can you do with my notes?']);
       expect(result.code).toBe(0);
       const [first, second] = ollama.chatRequests.filter((chat) => chat.messages.length > 0);
       expect(offeredNames(first)).not.toContain('playwright__browser_press_key');
@@ -168,7 +168,7 @@ describe('ask with 100 tools at num_ctx 8192', () => {
       const system = String(first?.messages[0]?.content);
       const section = system.slice(system.indexOf('# More tools'));
       expect(section).toContain('reply with ONLY this JSON object');
-      for (const { name } of listed) expect(section).toContain(`- ${name.slice(name.indexOf('.') + 1)}: `);
+      for (const { name } of listed) expect(section).toContain(`- ${name.slice(name.indexOf('.') + 1)}(`);
       // What the section takes is what the offer counted, and with the definitions it keeps the budget.
       expect(Math.ceil(section.length / 4)).toBeLessThanOrEqual(offer?.listedTokens ?? 0);
       expect(toolTokens(first) + (offer?.listedTokens ?? 0)).toBeLessThanOrEqual(BUDGET_TOKENS);

@@ -3,13 +3,14 @@
  * the same array until a server's tools change. Words are stemmed on both sides (`clicking`
  * finds `click`), and a longer word also finds the words it starts (`screenshots`, `navig…`).
  * A request also looks, at a lower weight, for the words equivalent to its own, the tools' words
- * for the intents it names (intent-lexicon.ts) and the parameter its values are for (query-expansion.ts).
+ * for the intents it names (intent-lexicon.ts) and the parameter its values are for (query-expansion.ts);
+ * the words of its paths and file names are names, not what it asks for, and are not looked for.
  */
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { ToolSpec } from '../../vocabulary/types.js';
 import { intentWords } from './intent-lexicon.js';
-import { equivalents, valueHints } from './query-expansion.js';
+import { equivalents, valueHints, withoutPaths } from './query-expansion.js';
 import { identifierWords, type ToolDocument, toolDocument } from './tool-text.js';
 
 const FIELDS: (keyof ToolDocument)[] = ['server', 'name', 'title', 'description', 'parameters', 'nested'];
@@ -81,11 +82,11 @@ export class LexicalIndex {
    * says the action wanted. Earlier messages set the topic; widened, their words only add noise.
    */
   scores(request: string, widen = true): Map<string, number> {
-    const query = request.replace(QUANTIFIERS, ' ');
+    const query = withoutPaths(request).replace(QUANTIFIERS, ' ');
     if (!widen) return new Map(this.index.search(query).map((hit) => [String(hit.id), hit.score]));
     const words = tokenize(query);
     const terms = words.flatMap((word) => processTerm(word) ?? []);
-    const hints = valueHints(query).flatMap((word) => processTerm(word) ?? []);
+    const hints = valueHints(request).flatMap((word) => processTerm(word) ?? []);
     const toolTerm = (term: string): boolean => this.vocabulary.has(term);
     const unused = (word: string): boolean => !toolTerm(processTerm(word) ?? word);
     // A word no tool uses ("reply", "remember") can only be found by its equivalents ("comment") or

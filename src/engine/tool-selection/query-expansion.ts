@@ -127,9 +127,8 @@ export function valueHints(text: string): string[] {
     if (word.includes('@')) continue;
     const host = word.replace(SCHEME, '').split(/[/?#:]/)[0] ?? '';
     const domain = /^\w[\w-]*(?:\.[\w-]+)*\.([a-z]+)$/i.exec(host)?.[1]?.toLowerCase();
-    const extension = /\.([a-z0-9]+)$/i.exec(word)?.[1]?.toLowerCase();
     if (SCHEME.test(word) || (domain !== undefined && DOMAINS.has(domain))) hints.add('url');
-    else if (isPath(word) || (extension !== undefined && FILE_EXTENSIONS.has(extension))) {
+    else if (isFileOrPath(word)) {
       hints.add('file');
       hints.add('path');
     } else if (PROPERTY_ACCESS.test(word)) for (const hint of CODE_HINTS) hints.add(hint);
@@ -153,4 +152,24 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 /** `~/x`, `./x`, `/x`, `x/`, `a/b/c`: one slash between two words (`and/or`) is not enough. */
 function isPath(word: string): boolean {
   return /^(?:~|\.{1,2})?\/[\w.-]/.test(word) || /^[\w.-]+\/$/.test(word) || /^[\w.-]+(?:\/[\w.-]+){2,}\/?$/.test(word);
+}
+
+/**
+ * The request without the paths and file names in it: their words are names the user chose ("in
+ * ~/site/about.html" is about no web site), and the parameter they are for is read from their
+ * form (`valueHints`).
+ */
+export function withoutPaths(text: string): string {
+  return text
+    .split(/(\s+)/)
+    .map((token) => {
+      const word = token.replace(/^["'`(<]+|[.?!:,;)>"'`]+$/g, '');
+      return isFileOrPath(word) ? ' ' : token;
+    })
+    .join('');
+}
+
+function isFileOrPath(word: string): boolean {
+  const extension = /\.([a-z0-9]+)$/i.exec(word)?.[1]?.toLowerCase();
+  return isPath(word) || (extension !== undefined && FILE_EXTENSIONS.has(extension));
 }

@@ -7,6 +7,7 @@ import { estimateTextTokens } from '../conversation.js';
 import {
   describeTool,
   LISTED_TOOLS_INTRO,
+  listedTool,
   quotedInstructions,
   SERVER_NOTES_HEADING,
   serverHeading,
@@ -38,6 +39,14 @@ function measure(tool: ToolSpec, protocol: ToolProtocolName): number {
   return estimateTextTokens(JSON.stringify(definition));
 }
 
+/** A listed tool's line, priced once per tool form like its definition. */
+const listedLines = new WeakMap<ToolSpec, number>();
+function listedLineTokens(tool: ToolSpec): number {
+  let cost = listedLines.get(tool);
+  if (cost === undefined) listedLines.set(tool, (cost = estimateTextTokens(`${listedTool(tool)}\n`)));
+  return cost;
+}
+
 export function catalogueTokens(tools: ToolSpec[], protocol: ToolProtocolName): number {
   return tools.reduce((sum, tool) => sum + toolTokens(tool, protocol), 0);
 }
@@ -50,7 +59,7 @@ export function catalogueTokens(tools: ToolSpec[], protocol: ToolProtocolName): 
 export function listedTokens(tool: ToolSpec, listedServers: ReadonlySet<string>): number {
   const intro = listedServers.size === 0 ? estimateTextTokens(`\n${LISTED_TOOLS_INTRO}\n`) : 0;
   const heading = listedServers.has(tool.server) ? 0 : estimateTextTokens(`${serverHeading(tool.server)}\n`);
-  return toolTokens(tool, 'json') + intro + heading;
+  return listedLineTokens(tool) + intro + heading;
 }
 
 /**

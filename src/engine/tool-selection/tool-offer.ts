@@ -102,7 +102,7 @@ function choose(
     if (chosen.has(tool)) continue;
     const described = chosen.size < DESCRIBED_TOOLS && (reason !== 'ranked' || likely?.has(tool) !== false);
     const placement = placeTool(tool, protocol, described, listedServers, budgetTokens);
-    const note = instructionsTokens(tool, protocol, notedServers);
+    const note = instructionsTokens(placement.form, protocol, notedServers);
     if (reason !== 'always' && tokens + placement.cost + note > budgetTokens) continue;
     chosen.set(tool, { reason, ...placement });
     if (placement.listed) listedServers.add(tool.server);

@@ -4,7 +4,7 @@
  * less than definitions: more tools fit, and the likeliest keep the model's own call format.
  */
 import type { ToolProtocolName, ToolSpec } from '../../vocabulary/types.js';
-import { type CompactLevel, compactTool } from './compact-tool.js';
+import { type CompactLevel, compactTool, firstSentence } from './compact-tool.js';
 import { listedTokens, toolTokens } from './tool-cost.js';
 
 /**
@@ -57,5 +57,31 @@ export function placeTool(
   }
   const form = compactForm(tool, 'bare');
   if (described || protocol !== 'native') return { form, cost: toolTokens(form, protocol), listed: false };
-  return { form, cost: listedTokens(form, listedServers), listed: true };
+  const line = listedForm(tool);
+  return { form: line, cost: listedTokens(line, listedServers), listed: true };
 }
+
+/**
+ * A listed tool carries only the first sentence of its server's instructions: what the server is
+ * for, without the paragraphs on using it, which a server of listed tools only (far down the
+ * ranking) rarely needs and which would take the place of several tools. A server with a described
+ * tool has its instructions in full from that tool.
+ */
+const listedForms = new WeakMap<ToolSpec, ToolSpec>();
+/** The longest first sentence of a server's instructions a listed tool carries. */
+const LISTED_INSTRUCTIONS_CHARS = 200;
+function listedForm(tool: ToolSpec): ToolSpec {
+  let form = listedForms.get(tool);
+  if (!form) {
+    const { serverInstructions, ...bare } = compactForm(tool, 'bare');
+    const brief =
+      serverInstructions === undefined
+        ? ''
+        : firstSentence(withoutHeadings(serverInstructions), LISTED_INSTRUCTIONS_CHARS);
+    listedForms.set(tool, (form = brief === '' ? bare : { ...bare, serverInstructions: brief }));
+  }
+  return form;
+}
+
+/** Markdown headings name a text; its first sentence is after them. */
+const withoutHeadings = (text: string): string => text.replace(/^\s*#.*$/gm, '').trim();

@@ -28,6 +28,15 @@ describe('LexicalIndex', () => {
     expect(index.scores('log into staging.acme.io', false).has('playwright.browser_navigate')).toBe(false);
   });
 
+  it('the words of a path are names, not what the request is for; the path still says a file is meant', () => {
+    const request = 'in ~/website/page-colors.html replace Foo with Bar';
+    expect(rank(request, 'filesystem.edit_file')).toBeLessThan(
+      rank(request, 'playwright.browser_navigate') || Infinity,
+    );
+    expect(rank(request, 'filesystem.edit_file')).toBeLessThanOrEqual(3);
+    expect(rank(request, 'playwright.browser_emulate_media')).toBe(0);
+  });
+
   it("the user's own word counts more than its equivalent, where some tool uses it", () => {
     const own = index.scores('edit the notes file');
     const equivalent = index.scores('change the notes file');

@@ -1,6 +1,6 @@
 /** The words a request is widened with: equivalent words, and the parameter its values are for. */
 import { describe, expect, it } from 'vitest';
-import { equivalents, valueHints } from '../../../src/engine/tool-selection/query-expansion.js';
+import { equivalents, valueHints, withoutPaths } from '../../../src/engine/tool-selection/query-expansion.js';
 
 const asIs = (word: string): string => word;
 
@@ -57,5 +57,20 @@ describe('valueHints', () => {
     'compare Q3 and Q4 in v2.1',
   ])('no hint in %j: an address, "and/or", abbreviations, a number alone or in a name', (text) => {
     expect(valueHints(text)).toEqual([]);
+  });
+});
+
+describe('withoutPaths', () => {
+  it('leaves out paths and file names, and the words around them stay where they were', () => {
+    const words = (text: string): string[] => withoutPaths(text).split(/\s+/).filter(Boolean);
+    expect(words('in ~/website/index.html replace Foo with Bar')).toEqual(['in', 'replace', 'Foo', 'with', 'Bar']);
+    expect(words('read notes.txt, then logs/server.log.')).toEqual(['read', 'then']);
+    expect(words('what is in ./src?')).toEqual(['what', 'is', 'in']);
+    expect(withoutPaths('swap X in a.md for Y')).toBe('swap X in   for Y');
+  });
+
+  it('keeps web addresses, code and a word pair with a slash: their words may say what is wanted', () => {
+    for (const text of ['open example.com and check document.title', 'and/or the page', 'go to https://x.dev/a'])
+      expect(withoutPaths(text)).toBe(text);
   });
 });
