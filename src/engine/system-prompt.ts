@@ -107,7 +107,7 @@ function describeServer(server: string, tools: ToolSpec[], write: CallWriter, in
 
 /**
  * What heads the tools listed in a native prompt. When only part of the catalogue fits, the
- * likeliest few tools go as definitions and the rest as lines here, at about a quarter of the cost each;
+ * likeliest few tools go as definitions and the rest as lines here, at a fraction of the cost each;
  * the model calls one as text, which is read in every tool mode.
  */
 export const LISTED_TOOLS_INTRO = [
@@ -119,7 +119,7 @@ export const LISTED_TOOLS_INTRO = [
 /**
  * A listed tool as one line, its parameters as a signature: `- browser_click(target: string,
  * button?: "left"|"right"): Perform click on a web page`. What a call needs (names, types, which
- * are required, the values allowed) in about two thirds of the one-line-a-parameter form, so more
+ * are required, the values allowed) in less room than a line a parameter would take, so more
  * tools fit the same budget.
  */
 export function listedTool(tool: ToolSpec): string {

@@ -49,20 +49,24 @@ export class ToolPinStore {
   /** Why a pin file on disk cannot be used (nothing is written over it then); undefined when it is fine or absent. */
   problem: string | undefined;
 
+  /** Why pins kept the old way could not be carried over; looked at once a store, as they never come back. */
+  private legacyProblem: { text: string | undefined } | undefined;
+
   constructor(readonly dir: string) {}
 
   /** The server's tools against its pins; a server seen for the first time is pinned as it is. */
   check(config: ServerConfig, tools: readonly PinnedTool[]): PinCheck {
     const read = this.read(config);
     if (read.type === 'known') return { type: 'known', changes: compareTools(read.entry.tools, tools) };
-    if (read.type === 'absent') this.pin(config, tools);
+    if (read.type === 'absent') this.pin(config, tools, true);
     return { type: 'first-seen' };
   }
 
   /** The user accepts the server's tools as they are now: they replace its pins. Throws when they cannot be kept. */
   accept(config: ServerConfig, tools: readonly PinnedTool[]): void {
-    if (this.read(config).type === 'unusable') throw new Error(this.problem ?? `cannot read ${this.fileOf(config)}`);
-    this.pin(config, tools);
+    const read = this.read(config);
+    if (read.type === 'unusable') throw new Error(this.problem ?? `cannot read ${this.fileOf(config)}`);
+    this.pin(config, tools, read.type === 'absent');
   }
 
   private fileOf(config: ServerConfig): string {
@@ -71,7 +75,8 @@ export class ToolPinStore {
 
   /** Read fresh each time, so a change made by another mcp-chat in between is kept. */
   private read(config: ServerConfig): { type: 'known'; entry: PinnedServer } | { type: 'absent' | 'unusable' } {
-    this.problem = migrateLegacyPins(this.dir);
+    this.legacyProblem ??= { text: migrateLegacyPins(this.dir) };
+    this.problem = this.legacyProblem.text;
     const file = this.fileOf(config);
     let text: string;
     try {
@@ -96,10 +101,9 @@ export class ToolPinStore {
   }
 
   // Security: mode 0600 in a 0700 folder, written whole (atomic-write.ts): which servers a person uses is theirs alone.
-  private pin(config: ServerConfig, tools: readonly PinnedTool[]): void {
+  private pin(config: ServerConfig, tools: readonly PinnedTool[], isNew: boolean): void {
     const entry = { server: config.name, pinnedAt: new Date().toISOString(), tools: tools.map(pinEntry) };
     const file = this.fileOf(config);
-    const isNew = !fs.existsSync(file);
     writeFileAtomic(file, pinFileText(entry));
     if (isNew) dropOldest(this.dir, file);
   }

@@ -79,7 +79,7 @@ export class ToolSelection {
       ...pinnedTools(catalogue, request.message, pins),
       ...ranking.tools.map((tool): Candidate => [tool, 'ranked']),
     ];
-    // Unsure of the server, the offer takes 15 % more: the right tool is then often further down.
+    // Unsure of the server, the offer takes a stretched budget: the right tool is then often further down.
     const budgetTokens = ranking.unsure ? Math.floor(target.budgetTokens * UNSURE_STRETCH) : target.budgetTokens;
     const { selection, names } = fillBudget(
       { ...target, budgetTokens, likely: ranking.likely },
