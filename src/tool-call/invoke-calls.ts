@@ -101,7 +101,7 @@ class InvokeReader {
       pos = skipSpace(this.ascii, pos);
       const closeTag = `</${this.prefix}invoke>`;
       const closed = this.ascii.startsWith(closeTag, pos);
-      if (closed || (parameters.at(-1)?.closed === true && this.onlyClosingTagsFrom(pos))) {
+      if (closed || (parameters.at(-1)?.closed === true && this.endBeforeClosingTags(pos) === pos)) {
         const args = Object.fromEntries(parameters.map((item) => [item.key, item.value]));
         const textKeys = parameters.filter((item) => item.text).map((item) => item.key);
         const end = closed ? pos + closeTag.length : this.text.length;
@@ -114,14 +114,18 @@ class InvokeReader {
     }
   }
 
-  /** Whether nothing follows `at` but the wrappers' closing tags: the reply ended where the invoke should close. */
-  private onlyClosingTagsFrom(at: number): boolean {
-    let rest = this.ascii.slice(at).trim();
-    for (const wrapper of WRAPPERS) {
+  /**
+   * Where the reply's last words from `from` on end, before the wrappers' closing tags and space
+   * that may follow them: `from` itself when nothing else follows, the reply ending where the invoke should close.
+   */
+  private endBeforeClosingTags(from: number): number {
+    let end = this.ascii.trimEnd().length;
+    for (const wrapper of [...WRAPPERS].reverse()) {
       const close = `</${this.prefix}${wrapper}>`;
-      if (rest.startsWith(close)) rest = rest.slice(close.length).trim();
+      const body = this.ascii.slice(from, end).trimEnd();
+      if (body.endsWith(close)) end = from + body.length - close.length;
     }
-    return rest === '';
+    return from + this.ascii.slice(from, end).trimEnd().length;
   }
 
   /** MiniMax M3 writes each argument as an element named by its parameter, not as a `<parameter>`. */
@@ -141,13 +145,7 @@ class InvokeReader {
 
   /** An element invoke the reply ended in: whole when its elements all closed and only wrapper tags follow. */
   private unclosedElementInvoke(name: string, from: number): { read: Read; end: number } {
-    let bodyEnd = this.ascii.trimEnd().length;
-    for (const wrapper of [...WRAPPERS].reverse()) {
-      const close = `</${wrapper}>`;
-      const body = this.ascii.slice(from, bodyEnd).trimEnd();
-      if (body.endsWith(close)) bodyEnd = from + body.length - close.length;
-    }
-    const body = this.text.slice(from, bodyEnd).trimEnd();
+    const body = this.text.slice(from, this.endBeforeClosingTags(from));
     const read = body.endsWith('>') ? elementArguments(body) : undefined;
     const whole = read !== undefined && Object.keys(read.args).length > 0;
     return { read: whole ? { ok: true, call: { name, ...read } } : unfinished, end: this.text.length };
