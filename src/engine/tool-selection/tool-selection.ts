@@ -30,8 +30,8 @@ export interface ToolSelectionOptions {
  * How much more than its budget a request whose ranking is unsure may offer: enough for the right
  * tool further down to fit, little enough that the typical request, which is sure, is unchanged and
  * an unsure one stays within what a small context can spare (bench/tool-selection.ts measures both).
- * Listed tools take one line each, so a little stretch reaches far down: a fifth found
- * no more of the bench's requests and took an unsure request's offer near 10,000 characters.
+ * Listed tools take one line each, so a little stretch reaches far down; a longer one found no
+ * more of the right tools and only made the offer longer.
  */
 const UNSURE_STRETCH = 1.15;
 
