@@ -2,11 +2,13 @@
  * `mcp-chat serve`: the chat over WebSocket for several clients, and a page in the browser. The
  * first stdout line is the URL to open, token included, and nothing else is written to stdout;
  * the token is also kept in the state directory (0600) for scripts. SIGINT or SIGTERM stops it:
- * every session's servers are stopped and every session saved before the process ends.
+ * every session's servers are stopped and every session saved before the process ends, within a
+ * time limit that says what was still under way when it is reached.
  */
 import { createOllamaClient } from '../ollama/client.js';
 import { createRuntime, type GlobalOptions } from '../session/runtime.js';
 import { ExitCode } from '../shared/errors.js';
+import { stillPendingAfter } from '../shared/still-pending.js';
 import { SessionStore } from '../state/session-store.js';
 import { Access, isLoopback, writeTokenFile } from './access.js';
 import { buildServer } from './server.js';
@@ -17,6 +19,11 @@ import { serveSettings, urlHost, type ServeFlags } from './serve-options.js';
 const MAX_SESSIONS = 16;
 /** A person types far fewer; a script that floods is refused. */
 const MESSAGES_PER_SECOND = 10;
+/**
+ * How long a stop may take: each session's servers get the SDK's own grace (end of input, then
+ * SIGTERM, then SIGKILL, two seconds apart), and a connection one second to answer its close.
+ */
+const STOP_LIMIT_MS = 10_000;
 
 /** Where the command writes: the CLI's output, which makes every line inert for the terminal. */
 export interface ServeOutput {
@@ -61,6 +68,13 @@ export async function serveCommand(options: GlobalOptions, output: ServeOutput, 
     process.once('SIGTERM', resolve);
   });
   runtime.log.info('stopping');
-  await Promise.all([app.close(), registry.closeAll()]);
+  const pending = await stillPendingAfter(
+    { 'closing the connections': app.close(), "stopping the sessions' servers": registry.closeAll() },
+    STOP_LIMIT_MS,
+  );
+  if (pending.length > 0) {
+    runtime.log.warn({ pending }, 'stop cut short');
+    output.warn(`stopped after ${STOP_LIMIT_MS / 1000} s with this still under way: ${pending.join('; ')}`);
+  }
   return ExitCode.ok;
 }

@@ -44,14 +44,17 @@ function facts(request: FastifyRequest): Parameters<Access['check']>[0] {
 /** Every connection closed (answered or dropped), then no more upgrades: a stop that never waits on a peer. */
 function closePeers(log: Logger): (this: FastifyInstance) => Promise<void> {
   return async function (this: FastifyInstance): Promise<void> {
-    await Promise.all([...this.websocketServer.clients].map((socket) => closeWithinGrace(socket, log)));
+    // The library's close waits for every client to be gone, one accepted meanwhile too: each is closed.
+    const open = (): WebSocket[] =>
+      [...this.websocketServer.clients].filter((socket) => socket.readyState !== socket.CLOSED);
+    for (let sockets = open(); sockets.length > 0; sockets = open())
+      await Promise.all(sockets.map((socket) => closeWithinGrace(socket, log)));
     await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
   };
 }
 
 function closeWithinGrace(socket: WebSocket, log: Logger): Promise<void> {
   return new Promise((resolve) => {
-    if (socket.readyState === socket.CLOSED) return resolve();
     const drop = setTimeout(() => {
       log.info('stopping: a connection that did not answer its close was dropped');
       socket.terminate();

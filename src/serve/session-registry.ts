@@ -70,9 +70,12 @@ export class SessionRegistry {
   }
 
   async closeAll(): Promise<void> {
-    const sessions = [...this.live.values()];
-    this.live.clear();
-    await Promise.all(sessions.map((session) => session.close()));
+    // A connection being accepted as the stop began may open a session meanwhile: it is closed too.
+    while (this.live.size > 0) {
+      const sessions = [...this.live.values()];
+      this.live.clear();
+      await Promise.all(sessions.map((session) => session.close()));
+    }
     await this.options.store.flush();
   }
 

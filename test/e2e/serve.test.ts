@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeOllama, TEXT_MODEL, type FakeOllama } from '../fakes/fake-ollama.js';
 import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
+import { REPO_ROOT } from '../helpers/server-configs.js';
 import {
   requestStatus,
   sessionIdOf,
@@ -20,6 +21,17 @@ import {
   WsClient,
   type ServeProcess,
 } from '../helpers/serve-process.js';
+
+const SCRIPTED = path.join(REPO_ROOT, 'test/fixtures/servers/scripted-server.mjs');
+
+/** Alive and not a zombie: a killed child whose parent has exited may wait for a reaper that never comes. */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 const textCall = (server: string, tool: string, args: Record<string, unknown>): string =>
   JSON.stringify({ action: 'use_tool', server, tool, arguments: args });
@@ -180,6 +192,25 @@ describe('mcp-chat serve', () => {
     expect(logLines().map((line) => line.msg)).toContain(
       'stopping: a connection that did not answer its close was dropped',
     );
+  });
+
+  it('a server deaf to its stop does not hold serve: it is killed, serve exits 0, and nothing is left running', async () => {
+    const started = path.join(workDir, 'started');
+    fs.mkdirSync(started);
+    const config = path.join(workDir, 'deaf.json');
+    const deaf = {
+      command: process.execPath,
+      args: [SCRIPTED, 'name=deaf', 'deaf-to-stop', `rendezvous=${started}:1`],
+    };
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { deaf } }));
+    const server = await serve(['--config', config]);
+    await connect(server);
+    await expect.poll(() => fs.readdirSync(started).length, CONDITION_WAIT).toBe(1);
+    const pid = Number(fs.readdirSync(started)[0]?.split('.')[1]);
+    expect(await server.stop()).toBe(0);
+    // Ended by the SDK's own escalation (end of input, SIGTERM, then SIGKILL), within the stop's limit.
+    expect(server.stderr()).not.toContain('still under way');
+    await expect.poll(() => isRunning(pid), CONDITION_WAIT).toBe(false);
   });
 
   it('refuses an unknown session id with an error and a close', async () => {
