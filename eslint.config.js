@@ -39,6 +39,24 @@ export default defineConfig([
     },
   },
   {
+    // From Node 22 on, `node:http` as an ES module loads all of undici as it loads (nodejs/node#57649):
+    // src/shared/node-http.ts takes it through require, and every other file takes it from there.
+    files: ['src/**'],
+    ignores: ['src/shared/node-http.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'node:https', 'http', 'https'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: 'import { http, https } from src/shared/node-http.ts: as an ES module it loads all of undici',
+          })),
+        },
+      ],
+    },
+  },
+  {
     // Small files with one responsibility, functions that fit on a screen (STYLE.md's budget):
     // something larger is split by what it does, not by layer.
     files: ['src/**/*.{ts,tsx}'],

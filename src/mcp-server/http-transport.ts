@@ -4,11 +4,12 @@
  * (401 otherwise), and its Host must be this address, so a web page cannot reach it by DNS rebinding.
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ExitCode, McpChatError } from '../shared/errors.js';
+import { http } from '../shared/node-http.js';
 
 export interface HttpServing {
   url: string;

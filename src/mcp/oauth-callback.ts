@@ -3,7 +3,8 @@
  * 127.0.0.1 that receives `GET /callback?code=…&state=…` from the user's browser. An answer counts
  * only when its `state` is one this flow handed out; anything else is refused and waited past.
  */
-import http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { http } from '../shared/node-http.js';
 import type { AddressInfo } from 'node:net';
 import { errorMessage } from '../shared/errors.js';
 
@@ -33,18 +34,14 @@ const PAGE = {
   unknown: 'mcp-chat: this answer belongs to no authorization under way (its state is unknown); it was ignored.',
 };
 
-function answer(response: http.ServerResponse, status: number, text: string): void {
+function answer(response: ServerResponse, status: number, text: string): void {
   // Plain text: nothing from the query is echoed, so nothing can be injected into the page.
   response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
   response.end(`${text}\n`);
 }
 
 /** One request to the callback: it settles the wait for its `state`, if one is under way, and answers the browser. */
-function receiveCallback(
-  waiting: Map<string, Waiter>,
-  request: http.IncomingMessage,
-  response: http.ServerResponse,
-): void {
+function receiveCallback(waiting: Map<string, Waiter>, request: IncomingMessage, response: ServerResponse): void {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   if (request.method !== 'GET' || url.pathname !== CALLBACK_PATH) return answer(response, 404, 'not found');
   const state = url.searchParams.get('state') ?? '';

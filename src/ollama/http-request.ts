@@ -3,8 +3,8 @@
  * stream: the `ollama` package takes a `fetch` of our choosing, and this one reads the streamed
  * NDJSON straight from the socket instead of through undici's web streams laid over it.
  */
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { http, https } from '../shared/node-http.js';
 import { ConnectionError } from './failures.js';
 
 /** What of `fetch`'s `init` the `ollama` package uses: method, headers, a JSON body. */

@@ -3,7 +3,8 @@
  * one bundled file (plus, for the CLI, chunks loaded on use), so start-up does not resolve
  * and compile hundreds of modules; every file of the CLI links; `ask`, `call` and `tools` never
  * load Ink; the chat's Ink is the patched one the UI tests render (patches/ink+6.8.0.patch); the
- * calculator server leaves mathjs to its evaluator child. Read from esbuild's own account of the
+ * calculator server leaves mathjs to its evaluator child; `node:http` is required, never imported as
+ * an ES module. Read from esbuild's own account of the
  * build (dist/bundle-meta.json); `npm test` builds first.
  */
 import { spawnSync } from 'node:child_process';
@@ -139,6 +140,18 @@ describe('the built programs', () => {
     expect(bundles(loadedByCommand(outputFor('src/cli/ask-command.ts')), 'node_modules/string-width/')).toBe(false);
     expect(bundles(loadedByCommand(outputFor('src/cli/tools-command.ts')), 'node_modules/string-width/')).toBe(true);
   });
+
+  it.each(['ask-command.ts', 'chat-command.tsx'])(
+    'what `%s` loads never imports `node:http` or `node:https` as an ES module, which from Node 22 on loads all of undici (nodejs/node#57649)',
+    (command) => {
+      const asModules = loadedByCommand(outputFor(`src/cli/${command}`)).flatMap((file) =>
+        output(file)
+          .imports.filter((imported) => imported.kind === 'import-statement' && /^(node:)?https?$/.test(imported.path))
+          .map((imported) => `${file} imports ${imported.path}`),
+      );
+      expect(asModules).toEqual([]);
+    },
+  );
 
   it("the host loads the SDK's remote transports and its OAuth only when a remote server starts", () => {
     const host = outputFor('src/mcp/host.ts');
