@@ -50,7 +50,7 @@ export default defineConfig([
           paths: ['node:http', 'node:https', 'http', 'https'].map((name) => ({
             name,
             allowTypeImports: true,
-            message: 'import { http, https } from src/shared/node-http.ts: as an ES module it loads all of undici',
+            message: 'take it from src/shared/node-http.ts: as an ES module it loads all of undici',
           })),
         },
       ],

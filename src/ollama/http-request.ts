@@ -4,7 +4,7 @@
  * NDJSON straight from the socket instead of through undici's web streams laid over it.
  */
 import type { IncomingMessage } from 'node:http';
-import { http, https } from '../shared/node-http.js';
+import { http, loadHttps } from '../shared/node-http.js';
 import { ConnectionError } from './failures.js';
 
 /** What of `fetch`'s `init` the `ollama` package uses: method, headers, a JSON body. */
@@ -17,7 +17,7 @@ export type HttpRequestInit = Pick<RequestInit, 'method' | 'headers' | 'body'>;
  */
 export function sendHttpRequest(url: URL, init: HttpRequestInit, signal?: AbortSignal): Promise<IncomingMessage> {
   const body = requestBody(init.body);
-  const send = url.protocol === 'https:' ? https.request : http.request;
+  const send = url.protocol === 'https:' ? loadHttps().request : http.request;
   return new Promise((resolve, reject) => {
     const request = send(url, { method: init.method ?? 'GET', headers: plainHeaders(init.headers), signal }, resolve);
     request.on('error', (error) => reject(error.name === 'AbortError' ? error : new ConnectionError(error)));
