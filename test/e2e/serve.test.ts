@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeOllama, TEXT_MODEL, type FakeOllama } from '../fakes/fake-ollama.js';
 import { CONDITION_WAIT } from '../helpers/condition-wait.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
-import { REPO_ROOT } from '../helpers/server-configs.js';
+import { isProcessAlive, REPO_ROOT } from '../helpers/server-configs.js';
 import {
   requestStatus,
   sessionIdOf,
@@ -23,15 +23,6 @@ import {
 } from '../helpers/serve-process.js';
 
 const SCRIPTED = path.join(REPO_ROOT, 'test/fixtures/servers/scripted-server.mjs');
-
-/** Alive and not a zombie: a killed child whose parent has exited may wait for a reaper that never comes. */
-function isRunning(pid: number): boolean {
-  try {
-    return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 const textCall = (server: string, tool: string, args: Record<string, unknown>): string =>
   JSON.stringify({ action: 'use_tool', server, tool, arguments: args });
@@ -210,7 +201,7 @@ describe('mcp-chat serve', () => {
     expect(await server.stop()).toBe(0);
     // Ended by the SDK's own escalation (end of input, SIGTERM, then SIGKILL), within the stop's limit.
     expect(server.stderr()).not.toContain('still under way');
-    await expect.poll(() => isRunning(pid), CONDITION_WAIT).toBe(false);
+    await expect.poll(() => isProcessAlive(pid), CONDITION_WAIT).toBe(false);
   });
 
   it('refuses an unknown session id with an error and a close', async () => {

@@ -3,6 +3,7 @@
  * host test fails only for the host's own reasons.
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { RemoteServerConfig, StdioServerConfig } from '../../src/config/types.js';
 
@@ -75,12 +76,22 @@ export function builtServer(
   });
 }
 
+/**
+ * Running, and not a zombie: a child killed after its parent exited has ended, but it may wait in
+ * the process table for a reaper (a container's first process may never reap it).
+ */
 export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // Without /proc the signal's answer stands.
+  if (!fs.existsSync('/proc/self')) return true;
+  try {
+    return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false; // gone since the signal
   }
 }
 
