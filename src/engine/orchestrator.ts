@@ -26,7 +26,7 @@ import { resultMessage, toRecord } from './tool-execution.js';
 import { type ToolProtocol, toolProtocol } from './tool-protocol.js';
 import { isFindTools } from './tool-selection/find-tools.js';
 import type { ToolSelection } from './tool-selection/tool-selection.js';
-import { rankingRequest } from './tool-selection/tool-ranking.js';
+import { rankingRequest } from './tool-selection/ranking-request.js';
 import type {
   ChatMessage,
   JsonSchema,

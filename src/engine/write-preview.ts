@@ -5,7 +5,6 @@
  * read tool (the file it would write is the file it reads), only when that read itself needs no
  * approval, and only for a moment: the question is never held up for long, nor asked twice.
  */
-import { createTwoFilesPatch } from 'diff';
 import type { ToolCall, ToolHost, ToolResult, WritePreview } from '../vocabulary/types.js';
 
 /** How long the read of the current content may take before the question is asked without it. */
@@ -75,7 +74,7 @@ function readCall(call: ToolCall, path: string, context: PreviewContext): ToolCa
 }
 
 /** The preview from what the read returned. */
-export function previewFrom(change: Change, read: ToolResult): WritePreview {
+export async function previewFrom(change: Change, read: ToolResult): Promise<WritePreview> {
   const { path } = change;
   const said = (read.forModel.trim().split('\n')[0] ?? '').slice(0, REASON_CHARS);
   if (read.isError) return { kind: 'new-file', path, reason: said };
@@ -85,6 +84,8 @@ export function previewFrom(change: Change, read: ToolResult): WritePreview {
   if (BINARY.test(current)) return { kind: 'not-compared', path, reason: 'the current file is binary' };
   const next = change.apply(current);
   if (next === undefined) return { kind: 'not-compared', path, reason: 'an edit does not match the current file' };
+  // Loaded here, not with the engine: most turns write no file.
+  const { createTwoFilesPatch } = await import('diff');
   const patch = createTwoFilesPatch(path, path, current, next, 'current', 'after the call', {
     context: 3,
     maxEditLength: MAX_EDIT_LINES,
@@ -105,5 +106,5 @@ export async function writePreview(call: ToolCall, context: PreviewContext): Pro
   const result = await context.host.callTool(read, signal, undefined, READ_MAX_CHARS);
   if (timeout.aborted)
     return { kind: 'not-compared', path: change.path, reason: 'the current file was not read in time' };
-  return context.signal?.aborted ? undefined : previewFrom(change, result);
+  return context.signal?.aborted ? undefined : await previewFrom(change, result);
 }

@@ -4,7 +4,7 @@
  * and compile hundreds of modules; every file of the CLI links; `ask`, `call` and `tools` never
  * load Ink; the chat's Ink is the patched one the UI tests render (patches/ink+6.8.0.patch); the
  * calculator server leaves mathjs to its evaluator child; `node:http` is required, never imported as
- * an ES module. Read from esbuild's own account of the build (dist/bundle-meta.json); `npm test`
+ * an ES module; a turn loads the tools' ranking and the diff library only when it uses them. Read from esbuild's own account of the build (dist/bundle-meta.json); `npm test`
  * builds first.
  */
 import { spawnSync } from 'node:child_process';
@@ -159,6 +159,14 @@ describe('the built programs', () => {
     for (const remote of ['streamableHttp.js', 'sse.js', 'auth.js']) {
       expect(bundles(loadedWith(host), `${sdkClient}${remote}`), remote).toBe(false);
       expect(bundles(reachable(host), `${sdkClient}${remote}`), remote).toBe(true);
+    }
+  });
+
+  it("the turn loads the tools' ranking only for a catalogue that does not fit, and the diff only for a write", () => {
+    const turn = outputFor('src/cli/ask-turn.ts');
+    for (const lazy of ['node_modules/minisearch/', 'node_modules/stemmer/', 'node_modules/diff/']) {
+      expect(bundles(loadedWith(turn), lazy), lazy).toBe(false);
+      expect(bundles(reachable(turn), lazy), lazy).toBe(true);
     }
   });
 

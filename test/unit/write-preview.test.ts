@@ -52,16 +52,19 @@ describe('writePreview', () => {
     expect(host.calls).toEqual([]);
   });
 
-  it('does not compare with a read that was cut short or a binary file', () => {
+  it('does not compare with a read that was cut short or a binary file', async () => {
     const change = fileChange(write('big.txt', 'x'));
     if (!change) throw new Error('a write');
     const cut = { isError: false, durationMs: 1, forModel: 'start\n[… truncated: showing 10 of 99 characters]' };
-    expect(previewFrom(change, cut)).toMatchObject({ kind: 'not-compared' });
+    expect(await previewFrom(change, cut)).toMatchObject({ kind: 'not-compared' });
     const binary = {
       isError: false,
       durationMs: 1,
       forModel: 'big.txt is a binary file (12 bytes); its content is not shown.',
     };
-    expect(previewFrom(change, binary)).toMatchObject({ kind: 'not-compared', reason: 'the current file is binary' });
+    expect(await previewFrom(change, binary)).toMatchObject({
+      kind: 'not-compared',
+      reason: 'the current file is binary',
+    });
   });
 });

@@ -2,6 +2,8 @@
  * Which tools one model request offers, within its budget (a share of `num_ctx`): the whole
  * catalogue when it fits, else the pinned tools then the ranking while they fit, and `find_tools`
  * leading to the rest. It remembers the session's used and found tools, which stay pinned.
+ * The ranking (a search index, a stemmer and a lexicon) is loaded the first time a catalogue does
+ * not fit: most catalogues do, and their sessions never load it.
  */
 import type { ContextSize } from '../context-window.js';
 import { errorResult } from '../tool-execution.js';
@@ -11,7 +13,7 @@ import type { EmbeddingRanker } from './embedding-ranker.js';
 import { FOUND_PER_SEARCH, catalogueServers, foundToolsText } from './find-tools.js';
 import { pinnedTools } from './pinned-tools.js';
 import { type Candidate, type Selection, fillBudget, wholeCatalogue } from './tool-offer.js';
-import { type RankingRequest, rankTools } from './tool-ranking.js';
+import type { RankingRequest } from './ranking-request.js';
 
 export type { Selection } from './tool-offer.js';
 
@@ -34,6 +36,9 @@ export interface ToolSelectionOptions {
  * more of the right tools and only made the offer longer.
  */
 const UNSURE_STRETCH = 1.15;
+
+const rankTools: typeof import('./tool-ranking.js').rankTools = async (...args) =>
+  (await import('./tool-ranking.js')).rankTools(...args);
 
 /** Tools remembered as used or found: a task's worth, so an old one does not hold budget forever. */
 const MAX_REMEMBERED = 10;
