@@ -14,6 +14,8 @@ import {
 } from '../session/runtime.js';
 import { ExitCode, UsageError } from '../shared/errors.js';
 import { App } from '../ui/App.js';
+import { repliesIn } from '../ui/history.js';
+import { loadMarkdownRenderer, readyToDraw } from '../ui/markdown.js';
 import { TrustPrompt, type TrustPromptAnswer } from '../ui/components/TrustPrompt.js';
 import { INK_MAX_FPS } from '../ui/stream-batcher.js';
 import type { Output } from './output.js';
@@ -70,11 +72,15 @@ export async function chatCommand(options: GlobalOptions, output: Output, chat: 
     for (const line of host.nameWarnings()) session.notices.notify(line);
   });
   const inputHistory = InputHistory.open(process.env, runtime.log);
+  // A resumed conversation is drawn with the markdown renderer; a fresh chat draws before loading it.
+  if (saved) await readyToDraw(repliesIn(saved.screen));
   // Ctrl+C is a key here, not a signal: the App decides between cancelling a turn and quitting.
   const app = render(<App session={session} inputHistory={inputHistory} />, {
     exitOnCtrlC: false,
     maxFps: INK_MAX_FPS,
   });
+  // A turn waits for it, and says so if it cannot be loaded.
+  loadMarkdownRenderer().catch(() => undefined);
   const onTerminate = (): void => app.unmount();
   process.once('SIGTERM', onTerminate);
   process.once('SIGHUP', onTerminate);

@@ -30,6 +30,10 @@ export type HistoryItem =
 /** A history item before it is given its id. */
 export type NewHistoryItem = HistoryItem extends infer T ? (T extends HistoryItem ? Omit<T, 'id'> : never) : never;
 
+/** The model's replies among `items` (as shown, or as saved): the texts drawn as markdown. */
+export const repliesIn = (items: ReadonlyArray<{ type: string; text?: string }>): string[] =>
+  items.flatMap((item) => (item.type === 'assistant' && item.text !== undefined ? [item.text] : []));
+
 export type Activity =
   | { type: 'idle' }
   | { type: 'waiting' }

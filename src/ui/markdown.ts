@@ -1,41 +1,23 @@
 /**
- * Text for the terminal: markdown (code blocks, lists, quotes, tables, emphasis) through marked
- * and marked-terminal, each block wrapped to the terminal's width under its own indentation
- * (markdown-blocks.ts); and any text from outside made inert.
+ * Text for the terminal: markdown (code blocks, lists, quotes, tables, emphasis) rendered for the
+ * screen, and any text from outside made inert. Plain prose is wrapped here; anything else goes
+ * through marked and marked-terminal (markdown-terminal.ts), which the chat loads once its first
+ * frame is drawn. What draws a reply waits for that load first (`loadMarkdownRenderer`): a turn
+ * before it shows its first event, a resumed conversation before it is drawn.
  */
-import { Marked, type MarkedExtension } from 'marked';
-import { markedTerminal } from 'marked-terminal';
 import { sanitizeForTerminal } from '../shared/terminal-text.js';
-import { blockRenderers, INDENT, type TerminalBlocks } from './markdown-blocks.js';
-import { HARD_BREAK, wrapWords } from './wrap-styled.js';
+import { cutLine, MIN_MARKDOWN_WIDTH, wrapWords } from './wrap-styled.js';
 
-/** What `markedTerminal()` returns at run time; its published types still describe version 6. */
-interface TerminalExtension extends MarkedExtension {
-  renderer: TerminalBlocks;
-}
+type TerminalRenderer = typeof import('./markdown-terminal.js');
 
-/** No style of its own: marked-terminal's default (a full reset) would end a quote's style at each paragraph. */
-const unstyled = (text: string): string => text;
+let terminalRenderer: TerminalRenderer | undefined;
+let loading: Promise<void> | undefined;
 
-const renderers = new Map<number, Marked>();
-
-/** The narrowest width rendered to: below it, a width is taken as this. */
-const MIN_WIDTH = 20;
-
-function rendererFor(width: number): Marked {
-  let renderer = renderers.get(width);
-  if (!renderer) {
-    const terminal = markedTerminal({
-      tab: INDENT,
-      // Wrapping is done per block, at the width left by its indentation (markdown-blocks.ts).
-      reflowText: false,
-      paragraph: unstyled,
-      table: unstyled,
-    }) as unknown as TerminalExtension;
-    renderer = new Marked(terminal, { renderer: blockRenderers(terminal.renderer, width) });
-    renderers.set(width, renderer);
-  }
-  return renderer;
+/** Loads the renderer for markdown other than plain prose; once, however often it is called. */
+export function loadMarkdownRenderer(): Promise<void> {
+  return (loading ??= import('./markdown-terminal.js').then((loaded) => {
+    terminalRenderer = loaded;
+  }));
 }
 
 /**
@@ -52,16 +34,19 @@ const NOT_PROSE = /\n[^A-Za-z]| \n|www\./i;
 
 const isPlainProse = (text: string): boolean => PROSE_CHARACTERS.test(text) && !NOT_PROSE.test(text);
 
-export function renderMarkdown(text: string, width: number): string {
-  if (isPlainProse(text)) return wrapWords(text, Math.max(MIN_WIDTH, width)).join('\n');
-  return renderThroughMarked(text, width);
+/** Resolves once each of `replies` can be drawn: at once when all are plain prose, after the load otherwise. */
+export function readyToDraw(replies: Iterable<string>): Promise<void> {
+  for (const reply of replies) if (!isPlainProse(reply)) return loadMarkdownRenderer();
+  return Promise.resolve();
 }
 
-/** The general path: what `renderMarkdown` gives for any text (exported for the test that compares the two). */
-export function renderThroughMarked(text: string, width: number): string {
-  // Security: model replies can carry escape sequences (clear screen, set title, hyperlinks);
-  // only our own styling may reach the terminal, by the rule `call` and `ask` print through.
-  const rendered = rendererFor(Math.max(MIN_WIDTH, width)).parse(sanitizeForTerminal(text), { async: false });
-  // A hard break left where no block wrapped it (a table cell) must not reach the terminal as a carriage return.
-  return rendered.replace(/\n+$/, '').replaceAll(HARD_BREAK, '\n');
+export function renderMarkdown(text: string, width: number): string {
+  const columns = Math.max(MIN_MARKDOWN_WIDTH, width);
+  if (isPlainProse(text)) return wrapWords(text, columns).join('\n');
+  if (terminalRenderer) return terminalRenderer.renderThroughMarked(text, columns);
+  // Only if something draws a reply without waiting for the renderer: the text as it came, made inert.
+  return sanitizeForTerminal(text)
+    .split('\n')
+    .flatMap((line) => cutLine(line, columns))
+    .join('\n');
 }

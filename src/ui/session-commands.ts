@@ -6,6 +6,8 @@ import { resumeSession } from '../session/session-resume.js';
 import { formatSessionList } from '../present/session-list.js';
 import { resumedScreen } from './chat-state.js';
 import { attempt, type CommandResult } from './command-result.js';
+import { repliesIn } from './history.js';
+import { readyToDraw } from './markdown.js';
 
 type SessionCommand = 'resume' | 'save' | 'sessions' | 'delete' | 'export';
 
@@ -22,6 +24,7 @@ export async function sessionCommand(
       try {
         const { saved, note } = await resumeSession(session, arg ?? 'latest');
         const { shown, said } = resumedScreen(saved, note);
+        await readyToDraw(repliesIn(shown));
         return { shown, items: [said], clear: true };
       } catch (error) {
         // `attempt` turns the failure (a damaged file, a newer format, no such session) into its line.

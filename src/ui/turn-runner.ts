@@ -8,6 +8,7 @@ import type { TurnEvent } from '../vocabulary/types.js';
 import type { ChatSession } from '../session/chat-session.js';
 import { errorMessage } from '../shared/errors.js';
 import type { ChatStore } from './chat-store.js';
+import { loadMarkdownRenderer } from './markdown.js';
 import { StreamBatcher } from './stream-batcher.js';
 import { commitsStreamed } from './turn-events.js';
 
@@ -24,8 +25,15 @@ export async function runChatTurn(
   const dispatchEvent = (event: TurnEvent): void => store.dispatch({ type: 'turn-event', event, debug: session.debug });
   const batcher = new StreamBatcher((streamed) => dispatchEvent({ type: 'assistant-delta', text: streamed }));
   let answered = false;
+  // The reply is drawn as markdown, whose renderer loads once the chat is drawn: a turn begun before
+  // it is ready waits for it before it shows anything, while its request goes to the model.
+  let renderer: Promise<void> | undefined = loadMarkdownRenderer();
   try {
     for await (const event of session.runTurn(text, controller.signal, given)) {
+      if (renderer) {
+        await renderer;
+        renderer = undefined;
+      }
       if (event.type === 'final') answered = true;
       if (event.type === 'assistant-delta') batcher.append(event.text);
       else if (event.type === 'error' && event.kind === 'missing-arguments') {

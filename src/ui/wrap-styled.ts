@@ -12,6 +12,9 @@
 /** A hard line break inside a block (a markdown `br`); a bare newline is a soft one, read as a space. */
 export const HARD_BREAK = '\r';
 
+/** The narrowest width markdown is rendered to: below it, a width is taken as this. */
+export const MIN_MARKDOWN_WIDTH = 20;
+
 const ESC = '\u001b';
 const STYLE = new RegExp(`^${ESC}\\[([0-9;]*)m$`);
 const RESET_ALL = `${ESC}[0m`;

@@ -170,6 +170,14 @@ describe('the built programs', () => {
     }
   });
 
+  it('the chat draws its first frame without the markdown renderer (highlight.js and all its languages), and loads it after', () => {
+    const chat = outputFor('src/cli/chat-command.tsx');
+    for (const lazy of ['node_modules/marked-terminal/', 'node_modules/cli-highlight/', 'node_modules/highlight.js/']) {
+      expect(bundles(loadedWith(chat), lazy), lazy).toBe(false);
+      expect(bundles(reachable(chat), lazy), lazy).toBe(true);
+    }
+  });
+
   it("the chat holds React's production build only (the development build retains data on every render)", () => {
     const loaded = reachable(outputFor('src/cli/chat-command.tsx'));
     expect(bundles(loaded, 'node_modules/react/cjs/react.production')).toBe(true);

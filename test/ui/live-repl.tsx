@@ -20,6 +20,8 @@ import { createLogger, type Logger, silentLogger } from '../../src/shared/log.js
 import { InputHistory } from '../../src/state/input-history.js';
 import { SessionKeeper } from '../../src/state/session-keeper.js';
 import { SessionStore } from '../../src/state/session-store.js';
+import { repliesIn } from '../../src/ui/history.js';
+import { readyToDraw } from '../../src/ui/markdown.js';
 import { startFakeOllama, TEXT_MODEL, type FakeModel, type FakeOllama } from '../fakes/fake-ollama.js';
 import { SHIPPED_CONFIG } from '../helpers/config-dir.js';
 import { KEY, startApp, type RenderedApp } from './render-app.js';
@@ -116,6 +118,7 @@ export function useLiveRepl(options: LiveReplOptions): LiveRepl {
       if (saved) session.restoreConversation(saved);
       const started = host.start();
       const inputHistory = InputHistory.open(stateEnv(), silentLogger);
+      if (saved) await readyToDraw(repliesIn(saved.screen));
       const app = await startApp({ session, inputHistory });
       chat = { session, host, store, started, inputHistory, app };
       return app;

@@ -12,7 +12,10 @@ vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
 });
 
-const { renderMarkdown, renderThroughMarked } = await import('../../src/ui/markdown.js');
+const { loadMarkdownRenderer, renderMarkdown } = await import('../../src/ui/markdown.js');
+const { renderThroughMarked } = await import('../../src/ui/markdown-terminal.js');
+// As the chat has it once drawn: markdown other than plain prose goes through marked.
+await loadMarkdownRenderer();
 
 const RUNS = 3_000;
 

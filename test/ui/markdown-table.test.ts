@@ -5,8 +5,11 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../src/ui/markdown.js';
+import { loadMarkdownRenderer, renderMarkdown } from '../../src/ui/markdown.js';
 import { fitColumns } from '../../src/ui/markdown-table.js';
+
+// As the chat has it once drawn: markdown other than plain prose goes through marked.
+await loadMarkdownRenderer();
 
 const screenOf = (rendered: string): string[] => stripVTControlCharacters(rendered).split('\n');
 

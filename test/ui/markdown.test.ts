@@ -11,7 +11,9 @@ vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
 });
 
-const { renderMarkdown } = await import('../../src/ui/markdown.js');
+const { loadMarkdownRenderer, renderMarkdown } = await import('../../src/ui/markdown.js');
+// As the chat has it once drawn: markdown other than plain prose goes through marked.
+await loadMarkdownRenderer();
 
 const ESC = '\u001b';
 const BOLD = `${ESC}[1m`;
