@@ -27,9 +27,8 @@ const SESSION = 'bench-500-turns';
 /** The same kind of session, one turn long: its resume draws markdown as the long one's does. */
 const SHORT_SESSION = 'bench-1-turn';
 /**
- * Many rounds: a start takes ~0.5 s and swings by ±0.2 s on a shared machine, the target is 0.1 s.
- * On two slower cores a round's difference spread over 50 to 90 ms between its quartiles, and the
- * median of 20 rounds moved from 40 to 131 ms between runs of one build (bench/fixes.md): 40 rounds.
+ * Many rounds: a start swings on a shared machine by more than the whole target, so the median of
+ * a few rounds' differences moves between runs of one build; 40 rounds hold it steady.
  */
 const START_ROUNDS: Rounds = { warmup: 2, runs: 40 };
 /** Rounds against a fresh start, reported beside the check. */

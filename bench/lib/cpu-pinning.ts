@@ -4,9 +4,9 @@
  * Why: where the scheduler puts a server and its children decides the server's speed more than
  * either client does. The calculator hands each expression to its evaluator child, so a call wakes
  * three processes in turn; on two cores, a server process and its evaluator either share a core
- * or wake each other across cores, and keep to that. 100 calls at once took 9 to 10 ms through
- * some pairs of fresh processes and 14 to 15 ms through others, whichever client drove them, so a
- * pooled median read 1.05 to 1.30 for the same build (bench/fixes.md). With this process on one
+ * or wake each other across cores, and keep to that. The same calls then run half again as slow
+ * through some pairs of fresh processes as through others, whichever client drives them, and a
+ * comparison of one build with itself reads as a difference. With this process on one
  * CPU and every server's process tree on another, each server runs as every other does, and the
  * comparison is of the clients.
  *

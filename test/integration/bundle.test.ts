@@ -4,8 +4,9 @@
  * and compile hundreds of modules; every file of the CLI links; `ask`, `call` and `tools` never
  * load Ink; the chat's Ink is the patched one the UI tests render (patches/ink+6.8.0.patch); the
  * calculator server leaves mathjs to its evaluator child; `node:http` is required, never imported as
- * an ES module; a turn loads the tools' ranking and the diff library only when it uses them. Read from esbuild's own account of the build (dist/bundle-meta.json); `npm test`
- * builds first.
+ * an ES module; a turn loads the tools' ranking and the diff library only when it uses them, and
+ * the chat its markdown renderer only after its first frame. Read from esbuild's own account of the
+ * build (dist/bundle-meta.json); `npm test` builds first.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
